@@ -1,0 +1,108 @@
+"""One WebSocket per phone per session: it only listens.
+
+Phones send actions as ordinary POSTs; the socket carries server-rendered
+fragments back. On connect (and reconnect) the phone gets the full current
+fragments at once; after every committed change it gets them again, rendered
+for what its own seat may see.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext, gettext_noop
+
+from companion import services
+from companion.errors import NotFound
+from companion.identity import phone_token
+from companion.models import GameSession
+from companion.rendering import render_frames
+from companion.selectors import viewer_for
+
+SUPPORTED = {code for code, _name in settings.LANGUAGES}
+
+
+class SessionConsumer(AsyncWebsocketConsumer):
+    session_id: int | None = None
+    group: str | None = None
+
+    async def connect(self) -> None:
+        kwargs = self.scope["url_route"]["kwargs"]
+        self.language = self._language()
+        self.spectator_key = kwargs.get("spectator_key")
+        found = await self._find(kwargs.get("code", ""))
+        if found is None:
+            await self.close(code=4404)
+            return
+        self.session_id, self.group = found
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self._send_frames()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        size = len(text_data or "") + len(bytes_data or b"")
+        if size > settings.SEGNALINO_MAX_WS_FRAME:
+            await self._send_error(gettext_noop("That message is too large; it was ignored."))
+            return
+        try:
+            message = json.loads(text_data) if text_data else None
+        except ValueError:
+            message = None
+        if isinstance(message, dict) and message.get("type") == "sync":
+            await self._send_frames()
+            return
+        await self._send_error(
+            gettext_noop("This connection only receives updates; use the buttons to play.")
+        )
+
+    async def session_changed(self, event: dict[str, Any]) -> None:
+        await self._send_frames()
+
+    # ------------------------------------------------------------ helpers
+
+    def _language(self) -> str:
+        query = self.scope.get("query_string", b"").decode("latin-1")
+        for part in query.split("&"):
+            key, _sep, value = part.partition("=")
+            if key == "lang" and value in SUPPORTED:
+                return value
+        return settings.LANGUAGE_CODE
+
+    @database_sync_to_async
+    def _find(self, code: str) -> tuple[int, str] | None:
+        try:
+            session = services.get_session(code)
+        except NotFound:
+            return None
+        if self.spectator_key is not None and self.spectator_key != session.spectator_key:
+            return None
+        return session.pk, session.group_name
+
+    @database_sync_to_async
+    def _render(self) -> str:
+        session = GameSession.objects.get(pk=self.session_id)
+        seats = list(session.seats.all())
+        token = "" if self.spectator_key else phone_token(self.scope.get("session"))
+        viewer = viewer_for(session, seats, token, spectator=bool(self.spectator_key))
+        csrf = self.scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
+        return render_frames(session, viewer, language=self.language, csrf_token=csrf)
+
+    async def _send_frames(self) -> None:
+        await self.send(text_data=await self._render())
+
+    async def _send_error(self, message: str) -> None:
+        with translation.override(self.language):
+            html = render_to_string(
+                "companion/partials/messages.html", {"error": gettext(message), "oob": True}
+            )
+        await self.send(text_data=html)

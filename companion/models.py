@@ -1,0 +1,94 @@
+"""Sessions, seats and the append-only action log."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class GameSession(models.Model):
+    class Mode(models.TextChoices):
+        COMPANION = "companion", _("Table companion")
+        ONLINE = "online", _("Online")
+
+    class EditPolicy(models.TextChoices):
+        TABLE = "table", _("Anyone at the table may edit any board")
+        OWN = "own", _("Each seat edits only its own board")
+
+    code = models.CharField(max_length=8, unique=True)
+    game = models.CharField(max_length=32)
+    mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.COMPANION)
+    options = models.JSONField(default=dict)
+    seed = models.BigIntegerField()
+    initial_state = models.JSONField()
+    state = models.JSONField()
+    version = models.PositiveIntegerField(default=0)
+    edit_policy = models.CharField(
+        max_length=8, choices=EditPolicy.choices, default=EditPolicy.TABLE
+    )
+    host_token = models.CharField(max_length=64)
+    spectator_key = models.CharField(max_length=32, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["updated_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.code}"
+
+    @property
+    def group_name(self) -> str:
+        return f"session.{self.pk}"
+
+    @property
+    def is_ended(self) -> bool:
+        return self.ended_at is not None
+
+
+class Seat(models.Model):
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=40)
+    holder = models.CharField(max_length=64, blank=True, default="")
+    claimed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "index"], name="seat_unique_index")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.session.code} #{self.index} {self.name}"
+
+    @property
+    def is_free(self) -> bool:
+        return not self.holder
+
+
+class Action(models.Model):
+    class Kind(models.TextChoices):
+        GAME = "game", _("Game action")
+        UNDO = "undo", _("Undo")
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="actions")
+    version = models.PositiveIntegerField(help_text="The session version this action produced.")
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.GAME)
+    seat = models.SmallIntegerField(null=True, blank=True)
+    payload = models.JSONField(default=dict)
+    events = models.JSONField(default=list)
+    undoes = models.PositiveIntegerField(null=True, blank=True)
+    key = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["version"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "version"], name="action_unique_version"),
+            models.UniqueConstraint(fields=["session", "key"], name="action_unique_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.session.code} v{self.version} {self.kind}"

@@ -1,0 +1,108 @@
+"""Reads: what a given phone may see of a session, ready for the templates."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from companion.models import Action, GameSession, Seat
+from games.engine.registry import get_engine
+from games.views import presenter_for
+
+HISTORY_LENGTH = 15
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    version: int
+    seat_name: str | None
+    lines: list[str]
+    undone: bool
+    is_undo: bool
+    undoes: int | None
+
+
+@dataclass(frozen=True)
+class Viewer:
+    token: str
+    seat: int | None
+    is_host: bool
+    spectator: bool = False
+
+    @property
+    def can_act(self) -> bool:
+        return not self.spectator and (self.seat is not None or self.is_host)
+
+
+def viewer_for(
+    session: GameSession, seats: list[Seat], token: str, *, spectator: bool = False
+) -> Viewer:
+    seat = (
+        None
+        if spectator or not token
+        else next((s.index for s in seats if s.holder == token), None)
+    )
+    is_host = not spectator and bool(token) and secrets.compare_digest(session.host_token, token)
+    return Viewer(token=token, seat=seat, is_host=is_host, spectator=spectator)
+
+
+def history(
+    session: GameSession, seats: list[Seat], limit: int = HISTORY_LENGTH
+) -> list[HistoryEntry]:
+    presenter = presenter_for(session.game)
+    names = {s.index: s.name for s in seats}
+    rows = list(session.actions.order_by("-version")[: limit * 2])
+    undone = set(
+        Action.objects.filter(session=session, kind=Action.Kind.UNDO).values_list(
+            "undoes", flat=True
+        )
+    )
+    entries = []
+    for row in rows[:limit]:
+        lines = [presenter.describe(event, session.state) for event in row.events]
+        entries.append(
+            HistoryEntry(
+                version=row.version,
+                seat_name=names.get(row.seat) if row.seat is not None else None,
+                lines=[line for line in lines if line],
+                undone=row.version in undone,
+                is_undo=row.kind == Action.Kind.UNDO,
+                undoes=row.undoes,
+            )
+        )
+    return entries
+
+
+def last_effective_action(session: GameSession) -> Action | None:
+    """The newest game action that has not been undone."""
+    undone = Action.objects.filter(session=session, kind=Action.Kind.UNDO).values("undoes")
+    return (
+        Action.objects.filter(session=session, kind=Action.Kind.GAME)
+        .exclude(version__in=undone)
+        .order_by("-version")
+        .first()
+    )
+
+
+def table_context(session: GameSession, viewer: Viewer) -> dict[str, Any]:
+    """Everything the live fragments need, for one viewer."""
+    seats = list(session.seats.all())
+    engine = get_engine(session.game)
+    presenter = presenter_for(session.game)
+    view = engine.view(session.state, viewer.seat)
+    can_edit = viewer.can_act and not session.is_ended
+    last = last_effective_action(session)
+    return {
+        "session": session,
+        "seats": seats,
+        "viewer": viewer,
+        "can_edit": can_edit,
+        "own_only": session.edit_policy == GameSession.EditPolicy.OWN,
+        "history": history(session, seats),
+        "undo_version": last.version if last else None,
+        "board_template": presenter.board_template,
+        "game": presenter.context(
+            session, view, viewer, seats, can_edit, last.events if last else []
+        ),
+    }

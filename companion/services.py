@@ -1,0 +1,327 @@
+"""Every write to a session goes through these functions.
+
+One action pipeline for every game: validate → apply with the engine → store the
+new state and the action row in one transaction, serialised per session (row
+lock on PostgreSQL, an IMMEDIATE transaction on SQLite) → after commit, tell the
+session's socket group.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_noop as _
+
+from companion import codes
+from companion.errors import BadRequest, Conflict, Forbidden, NotFound
+from companion.models import Action, GameSession, Seat
+from games.engine.registry import engine_slugs, get_engine
+
+MAX_KEY_LENGTH = 64
+MAX_NAME_LENGTH = 40
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What ``submit_action`` / ``undo`` did: the action row and whether it is new."""
+
+    action: Action
+    created: bool
+
+
+# ---------------------------------------------------------------- sessions
+
+
+def create_session(
+    *,
+    game: str,
+    seat_names: Sequence[str],
+    options: Mapping[str, Any],
+    host_token: str,
+    mode: str = GameSession.Mode.COMPANION,
+    edit_policy: str = GameSession.EditPolicy.TABLE,
+    seed: int | None = None,
+) -> GameSession:
+    if game not in engine_slugs():
+        raise NotFound(_("There is no game called “%(game)s”."), game=game)
+    if mode not in GameSession.Mode.values:
+        raise BadRequest(_("Unknown session mode."))
+    if edit_policy not in GameSession.EditPolicy.values:
+        raise BadRequest(_("Unknown editing rule."))
+    engine = get_engine(game)
+    if not engine.min_seats <= len(seat_names) <= engine.max_seats:
+        raise BadRequest(
+            _("This game needs %(low)s to %(high)s players."),
+            low=engine.min_seats,
+            high=engine.max_seats,
+        )
+    names = [_clean_name(name, index) for index, name in enumerate(seat_names)]
+    parsed = engine.parse_options(options, len(names))
+    seed = secrets.randbits(63) if seed is None else seed
+    state = engine.new_state(names, parsed, seed)
+    for _attempt in range(20):
+        try:
+            with transaction.atomic():
+                session = GameSession.objects.create(
+                    code=codes.new_code(),
+                    game=game,
+                    mode=mode,
+                    options=parsed,
+                    seed=seed,
+                    initial_state=state,
+                    state=state,
+                    edit_policy=edit_policy,
+                    host_token=host_token,
+                    spectator_key=secrets.token_urlsafe(12),
+                )
+                Seat.objects.bulk_create(
+                    Seat(session=session, index=i, name=name) for i, name in enumerate(names)
+                )
+            return session
+        except IntegrityError:
+            continue  # a code collision: draw another
+    raise Conflict(_("Could not allocate a join code, please try again."))
+
+
+def _clean_name(raw: Any, index: int) -> str:
+    name = " ".join(str(raw or "").split())[:MAX_NAME_LENGTH]
+    return name or f"{index + 1}"
+
+
+def get_session(code: str) -> GameSession:
+    normalised = codes.normalise(code)
+    if not codes.is_well_formed(normalised):
+        raise NotFound(_("No session has the code “%(code)s”."), code=code[:16])
+    try:
+        return GameSession.objects.get(code=normalised)
+    except GameSession.DoesNotExist:
+        raise NotFound(_("No session has the code “%(code)s”."), code=normalised) from None
+
+
+def _require_host(session: GameSession, token: str) -> None:
+    if not token or not secrets.compare_digest(session.host_token, token):
+        raise Forbidden(_("Only the host of this session can do that."))
+
+
+def _require_open(session: GameSession) -> None:
+    if session.is_ended:
+        raise Conflict(_("This session has ended."))
+
+
+def _seat(session: GameSession, index: int) -> Seat:
+    try:
+        return session.seats.get(index=index)
+    except Seat.DoesNotExist:
+        raise NotFound(_("There is no seat %(seat)s in this session."), seat=index + 1) from None
+
+
+def seat_of(session: GameSession, token: str) -> int | None:
+    if not token:
+        return None
+    return session.seats.filter(holder=token).values_list("index", flat=True).first()
+
+
+def claim_seat(session: GameSession, index: int, token: str) -> Seat:
+    """Sit a phone in a free seat; the same phone may reclaim its own seat."""
+    _require_open(session)
+    with transaction.atomic():
+        seat = _locked_seat(session, index)
+        if seat.holder == token:
+            return seat
+        if seat.holder:
+            raise Conflict(_("Seat %(seat)s is already taken."), seat=index + 1)
+        Seat.objects.filter(session=session, holder=token).update(holder="", claimed_at=None)
+        seat.holder = token
+        seat.claimed_at = timezone.now()
+        seat.save(update_fields=["holder", "claimed_at"])
+    notify(session)
+    return seat
+
+
+def _locked_seat(session: GameSession, index: int) -> Seat:
+    try:
+        return Seat.objects.select_for_update().get(session=session, index=index)
+    except Seat.DoesNotExist:
+        raise NotFound(_("There is no seat %(seat)s in this session."), seat=index + 1) from None
+
+
+def free_seat(session: GameSession, index: int, token: str) -> None:
+    """The host frees any seat; a player may leave their own."""
+    seat = _seat(session, index)
+    if seat.holder != token:
+        _require_host(session, token)
+    Seat.objects.filter(pk=seat.pk).update(holder="", claimed_at=None)
+    notify(session)
+
+
+def rename_seat(session: GameSession, index: int, name: str, token: str) -> None:
+    seat = _seat(session, index)
+    if seat.holder != token:
+        _require_host(session, token)
+    clean = " ".join(str(name).split())[:MAX_NAME_LENGTH]
+    if not clean:
+        raise BadRequest(_("A name cannot be empty."))
+    Seat.objects.filter(pk=seat.pk).update(name=clean)
+    notify(session)
+
+
+def set_edit_policy(session: GameSession, policy: str, token: str) -> None:
+    _require_host(session, token)
+    if policy not in GameSession.EditPolicy.values:
+        raise BadRequest(_("Unknown editing rule."))
+    GameSession.objects.filter(pk=session.pk).update(edit_policy=policy)
+    notify(session)
+
+
+def end_session(session: GameSession, token: str) -> None:
+    _require_host(session, token)
+    GameSession.objects.filter(pk=session.pk, ended_at__isnull=True).update(ended_at=timezone.now())
+    notify(session)
+
+
+# ---------------------------------------------------------------- actions
+
+
+def _check_key(key: str) -> str:
+    key = (key or "").strip()
+    if not key or len(key) > MAX_KEY_LENGTH:
+        raise BadRequest(_("The request is missing its one-time key; reload the page."))
+    return key
+
+
+def _acting_seat(session: GameSession, token: str) -> int | None:
+    seat = seat_of(session, token)
+    is_host = bool(token) and secrets.compare_digest(session.host_token, token)
+    if seat is None and not is_host:
+        raise Forbidden(_("Take a seat before changing the game."))
+    return seat
+
+
+def submit_action(
+    session: GameSession, payload: Mapping[str, Any], *, token: str, key: str
+) -> Applied:
+    """Apply one game action. A repeated key returns the first result unchanged."""
+    key = _check_key(key)
+    engine = get_engine(session.game)
+    action = engine.parse_action(payload)  # InvalidInput before taking any lock
+    with transaction.atomic():
+        locked = GameSession.objects.select_for_update().get(pk=session.pk)
+        existing = Action.objects.filter(session=locked, key=key).first()
+        if existing is not None:
+            return Applied(existing, created=False)
+        _require_open(locked)
+        seat = _acting_seat(locked, token)
+        owner = engine.owner(locked.state, action)
+        if locked.edit_policy == GameSession.EditPolicy.OWN and owner is not None and owner != seat:
+            raise Forbidden(_("In this session each player edits only their own board."))
+        result = engine.apply(locked.state, action)
+        row = _append(
+            locked,
+            result.state,
+            kind=Action.Kind.GAME,
+            seat=seat,
+            key=key,
+            payload=action.to_payload(),
+            events=result.events,
+        )
+    notify(locked)
+    return Applied(row, created=True)
+
+
+def undo(session: GameSession, *, token: str, key: str, expected: int | None = None) -> Applied:
+    """Undo the last action still in effect, by replaying the log without it.
+
+    ``expected`` is the version the phone saw as the last action; if another
+    action landed since, the undo is refused rather than undoing the wrong one.
+    """
+    key = _check_key(key)
+    engine = get_engine(session.game)
+    with transaction.atomic():
+        locked = GameSession.objects.select_for_update().get(pk=session.pk)
+        existing = Action.objects.filter(session=locked, key=key).first()
+        if existing is not None:
+            return Applied(existing, created=False)
+        _require_open(locked)
+        seat = _acting_seat(locked, token)
+        effective = effective_actions(locked)
+        if not effective:
+            raise Conflict(_("There is nothing to undo."))
+        target = effective[-1]
+        if expected is not None and expected != target.version:
+            raise Conflict(_("Someone else changed the game meanwhile; check the history first."))
+        if (
+            locked.edit_policy == GameSession.EditPolicy.OWN
+            and target.seat is not None
+            and target.seat != seat
+        ):
+            raise Forbidden(_("In this session each player undoes only their own actions."))
+        state = locked.initial_state
+        for row in effective[:-1]:
+            state = engine.apply(state, engine.parse_action(row.payload)).state
+        row = _append(
+            locked,
+            state,
+            kind=Action.Kind.UNDO,
+            seat=seat,
+            key=key,
+            payload={},
+            events=[],
+            undoes=target.version,
+        )
+    notify(locked)
+    return Applied(row, created=True)
+
+
+def _append(
+    session: GameSession,
+    state: dict[str, Any],
+    *,
+    kind: str,
+    seat: int | None,
+    key: str,
+    payload: dict[str, Any],
+    events: list[dict[str, Any]],
+    undoes: int | None = None,
+) -> Action:
+    session.state = state
+    session.version += 1
+    session.save(update_fields=["state", "version", "updated_at"])
+    return Action.objects.create(
+        session=session,
+        version=session.version,
+        kind=kind,
+        seat=seat,
+        key=key,
+        payload=payload,
+        events=events,
+        undoes=undoes,
+    )
+
+
+def effective_actions(session: GameSession) -> list[Action]:
+    """Game actions not undone, oldest first."""
+    rows = list(session.actions.all())
+    undone = {row.undoes for row in rows if row.kind == Action.Kind.UNDO}
+    return [row for row in rows if row.kind == Action.Kind.GAME and row.version not in undone]
+
+
+# ---------------------------------------------------------------- push
+
+
+def notify(session: GameSession) -> None:
+    """After commit, tell every socket of the session to re-render its fragments."""
+    group = session.group_name
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(group, {"type": "session.changed"})
+
+    transaction.on_commit(send)

@@ -1,0 +1,232 @@
+"""Thin views: parse the request, call a service, render."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import segno
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext_noop as _
+from django.views.decorators.http import require_GET, require_POST
+
+from companion import services
+from companion.errors import BadRequest, ServiceError, error_text, status_for
+from companion.identity import phone_token
+from companion.models import GameSession
+from companion.payload import form_to_payload
+from companion.rendering import render_frames
+from companion.selectors import table_context, viewer_for
+from games.engine import EngineError
+from games.views import presenter_for, presenters
+
+
+def _error_response(request: HttpRequest, error: ServiceError | EngineError) -> HttpResponse:
+    """A clear message and a 4xx: in the page for htmx, as a page otherwise."""
+    status = status_for(error)
+    text = error_text(error)
+    if request.htmx:
+        response = render(
+            request, "companion/partials/messages.html", {"error": text}, status=status
+        )
+        response["HX-Retarget"] = "#messages"
+        response["HX-Reswap"] = "outerHTML"
+        return response
+    return render(request, "companion/error.html", {"error": text}, status=status)
+
+
+def _index(raw: Any, field: str) -> int:
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        raise BadRequest(_("“%(field)s” must be a whole number."), field=field) from None
+
+
+# ---------------------------------------------------------------- pages
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "companion/home.html", {"presenters": presenters()})
+
+
+def new_session(request: HttpRequest, game: str) -> HttpResponse:
+    try:
+        presenter = presenter_for(game)
+    except LookupError:
+        return _error_response(
+            request, services.NotFound(_("There is no game called “%(game)s”."), game=game[:32])
+        )
+    if request.method == "GET":
+        return render(request, "companion/new.html", presenter.setup_context(request.GET))
+    if request.method != "POST":
+        return HttpResponse(status=405)
+    try:
+        names, options, host_seat = presenter.parse_setup(request.POST)
+        policy = request.POST.get("edit_policy", GameSession.EditPolicy.TABLE)
+        session = services.create_session(
+            game=game,
+            seat_names=names,
+            options=options,
+            host_token=phone_token(request.session, create=True),
+            edit_policy=policy,
+        )
+        if host_seat is not None:
+            services.claim_seat(session, host_seat, phone_token(request.session))
+    except (ServiceError, EngineError) as error:
+        return _error_response(request, error)
+    return HttpResponseRedirect(reverse("session", args=[session.code]))
+
+
+def join(request: HttpRequest) -> HttpResponse:
+    code = request.GET.get("code", "")
+    if not code:
+        return render(request, "companion/join.html")
+    try:
+        session = services.get_session(code)
+    except ServiceError as error:
+        return render(
+            request,
+            "companion/join.html",
+            {"error": error_text(error), "code": code[:16]},
+            status=404,
+        )
+    return HttpResponseRedirect(reverse("session", args=[session.code]))
+
+
+@require_GET
+def session_page(request: HttpRequest, code: str) -> HttpResponse:
+    try:
+        session = services.get_session(code)
+    except ServiceError as error:
+        return _error_response(request, error)
+    if session.code != code:
+        return HttpResponseRedirect(reverse("session", args=[session.code]))
+    token = phone_token(request.session)
+    seats = list(session.seats.all())
+    viewer = viewer_for(session, seats, token)
+    context = table_context(session, viewer)
+    context["join_url"] = request.build_absolute_uri(reverse("join_code", args=[session.code]))
+    context["watch_url"] = request.build_absolute_uri(
+        reverse("watch", args=[session.code, session.spectator_key])
+    )
+    context["ws_path"] = reverse("session", args=[session.code]).replace("/s/", "/ws/s/", 1)
+    presenter = presenter_for(session.game)
+    if context["can_edit"]:
+        context["tools_template"] = presenter.tools_template
+        context.update(presenter.tools_context(session))
+    return render(request, "companion/session.html", context)
+
+
+@require_GET
+def watch(request: HttpRequest, code: str, spectator_key: str) -> HttpResponse:
+    try:
+        session = services.get_session(code)
+    except ServiceError as error:
+        return _error_response(request, error)
+    if spectator_key != session.spectator_key:
+        return _error_response(request, services.NotFound(_("This watch link is not valid.")))
+    viewer = viewer_for(session, list(session.seats.all()), "", spectator=True)
+    context = table_context(session, viewer)
+    context["ws_path"] = f"/ws/w/{session.code}/{session.spectator_key}/"
+    return render(request, "companion/session.html", context)
+
+
+@require_GET
+def join_code(request: HttpRequest, code: str) -> HttpResponse:
+    return session_page(request, code)
+
+
+@require_GET
+def qr_code(request: HttpRequest, code: str) -> HttpResponse:
+    try:
+        session = services.get_session(code)
+    except ServiceError as error:
+        return _error_response(request, error)
+    url = request.build_absolute_uri(reverse("join_code", args=[session.code]))
+    buffer = io.BytesIO()
+    segno.make(url, error="m").save(
+        buffer, kind="svg", scale=6, dark="#111", light="#fff", border=2, xmldecl=False
+    )
+    response = HttpResponse(buffer.getvalue(), content_type="image/svg+xml")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+# ---------------------------------------------------------------- writes
+
+
+def _after_write(request: HttpRequest, session: GameSession) -> HttpResponse:
+    """htmx: the fresh fragments for this phone; plain POST: back to the table."""
+    if request.htmx:
+        session.refresh_from_db()
+        viewer = viewer_for(session, list(session.seats.all()), phone_token(request.session))
+        html = render_frames(session, viewer, request=request)
+        html += render_to_string("companion/partials/messages.html", {"oob": True})
+        return HttpResponse(html)
+    return HttpResponseRedirect(reverse("session", args=[session.code]))
+
+
+def _write(request: HttpRequest, code: str, operation) -> HttpResponse:
+    if request.method != "POST":
+        return HttpResponse(status=405)
+    try:
+        session = services.get_session(code)
+        operation(session, phone_token(request.session, create=True))
+    except (ServiceError, EngineError) as error:
+        return _error_response(request, error)
+    return _after_write(request, session)
+
+
+@require_POST
+def act(request: HttpRequest, code: str) -> HttpResponse:
+    def operation(session: GameSession, token: str) -> None:
+        payload = form_to_payload(request.POST)
+        services.submit_action(session, payload, token=token, key=request.POST.get("key", ""))
+
+    return _write(request, code, operation)
+
+
+@require_POST
+def undo(request: HttpRequest, code: str) -> HttpResponse:
+    def operation(session: GameSession, token: str) -> None:
+        raw = request.POST.get("expected", "")
+        expected = _index(raw, "expected") if raw else None
+        services.undo(session, token=token, key=request.POST.get("key", ""), expected=expected)
+
+    return _write(request, code, operation)
+
+
+@require_POST
+def claim(request: HttpRequest, code: str, index: int) -> HttpResponse:
+    return _write(request, code, lambda session, token: services.claim_seat(session, index, token))
+
+
+@require_POST
+def free(request: HttpRequest, code: str, index: int) -> HttpResponse:
+    return _write(request, code, lambda session, token: services.free_seat(session, index, token))
+
+
+@require_POST
+def rename(request: HttpRequest, code: str, index: int) -> HttpResponse:
+    return _write(
+        request,
+        code,
+        lambda session, token: services.rename_seat(
+            session, index, request.POST.get("name", ""), token
+        ),
+    )
+
+
+@require_POST
+def host(request: HttpRequest, code: str) -> HttpResponse:
+    def operation(session: GameSession, token: str) -> None:
+        if request.POST.get("end") == "1":
+            services.end_session(session, token)
+        else:
+            services.set_edit_policy(session, request.POST.get("edit_policy", ""), token)
+
+    return _write(request, code, operation)

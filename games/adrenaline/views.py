@@ -1,0 +1,452 @@
+"""Adrenaline on the web: set-up form, board context, history sentences, shot helper."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_GET
+
+from companion import services
+from companion.errors import ServiceError, error_text
+from games.adrenaline import rules
+from games.models import Card
+
+COLOURS = ("red", "blue", "yellow")
+
+
+@dataclass(frozen=True)
+class Character:
+    slug: str
+    name: str
+    colour: str  # CSS class suffix and the colour's name
+    colour_label: Any
+
+
+CHARACTERS = {
+    c.slug: c
+    for c in (
+        Character("dstructor", "D-struct-OR", "yellow", gettext_lazy("yellow")),
+        Character("banshee", "Banshee", "blue", gettext_lazy("blue")),
+        Character("dozer", "Dozer", "grey", gettext_lazy("grey")),
+        Character("violet", "Violet", "purple", gettext_lazy("purple")),
+        Character("sprog", "Sprog", "green", gettext_lazy("green")),
+    )
+}
+CUBE_LABELS = {
+    "red": gettext_lazy("red"),
+    "blue": gettext_lazy("blue"),
+    "yellow": gettext_lazy("yellow"),
+    "powerups": gettext_lazy("power-ups"),
+}
+
+
+def character_name(slug: str | None) -> str:
+    return CHARACTERS[slug].name if slug in CHARACTERS else str(slug or "?")
+
+
+def weapon_cards() -> dict[str, Card]:
+    return {card.slug: card for card in Card.objects.filter(game="adrenaline", kind="weapon")}
+
+
+def weapon_name(slug: str, cards: dict[str, Card] | None = None) -> str:
+    cards = weapon_cards() if cards is None else cards
+    card = cards.get(slug)
+    return card.name if card else slug
+
+
+class AdrenalinePresenter:
+    slug = "adrenaline"
+    name = "Adrenaline"
+    board_template = "adrenaline/board.html"
+    setup_template = "adrenaline/setup.html"
+    tools_template = "adrenaline/tools.html"
+    players = "3–5"
+
+    # ------------------------------------------------------------ set-up
+
+    def setup_context(self, query: QueryDict) -> dict[str, Any]:
+        return {
+            "presenter": self,
+            "characters": list(CHARACTERS.values()),
+            "skull_choices": [5, 6, 7, 8],
+        }
+
+    def parse_setup(self, post: QueryDict) -> tuple[list[str], dict[str, Any], int | None]:
+        """Seat names, raw engine options, and the seat this phone takes (if any)."""
+        chosen = [slug for slug in CHARACTERS if post.get(f"play_{slug}") == "on"]
+        names = [post.get(f"name_{slug}", "") or CHARACTERS[slug].name for slug in chosen]
+        first = post.get("first", "")
+        options: dict[str, Any] = {
+            "characters": chosen,
+            "skulls": post.get("skulls", "8"),
+            "first_player": chosen.index(first) if first in chosen else 0,
+        }
+        host = post.get("host_seat", "")
+        return names, options, chosen.index(host) if host in chosen else None
+
+    # ------------------------------------------------------------ board
+
+    def context(
+        self,
+        session: Any,
+        view: dict[str, Any],
+        viewer: Any,
+        seats: list[Any],
+        can_edit: bool,
+        last_events: list[dict[str, Any]],
+    ) -> dict[str, Any]:
+        cards = weapon_cards()
+        names = {seat.index: seat.name for seat in seats}
+        holders = {seat.index: bool(seat.holder) for seat in seats}
+        players = []
+        for index, player in enumerate(view["players"]):
+            editable = can_edit and (session.edit_policy != "own" or viewer.seat == index)
+            players.append(
+                {
+                    "index": index,
+                    "seat_name": names.get(index, ""),
+                    "claimed": holders.get(index, False),
+                    "is_viewer": viewer.seat == index,
+                    "character": CHARACTERS[player["character"]],
+                    "slots": _slots(player),
+                    "damage_count": len(player["damage"]),
+                    "marks": [
+                        {"by": CHARACTERS[by], "count": count}
+                        for by, count in player["marks"].items()
+                    ],
+                    "skulls": player["skulls"],
+                    "frenzy": player["frenzy"],
+                    "values": rules.board_values(player),
+                    "level": rules.adrenaline_level(player),
+                    "dead": rules.is_dead(player),
+                    "ammo": [(c, CUBE_LABELS[c], player["ammo"][c]) for c in COLOURS],
+                    "powerups": player["powerups"],
+                    "weapons": [
+                        {
+                            "slug": w["slug"],
+                            "name": weapon_name(w["slug"], cards),
+                            "loaded": w["loaded"],
+                        }
+                        for w in player["weapons"]
+                    ],
+                    "points": player["points"],
+                    "current": view["current"] == index and not view["over"],
+                    "editable": editable,
+                }
+            )
+        current = view["players"][view["current"]]["character"]
+        outcome = rules.ENGINE.outcome(view)
+        return {
+            "players": players,
+            "current": CHARACTERS[current],
+            "current_index": view["current"],
+            "turn": view["turn"],
+            "killshot": _killshot(view),
+            "frenzy": view["frenzy"],
+            "frenzy_actions": rules.frenzy_actions(view, view["current"])
+            if view["frenzy"]
+            else None,
+            "over": view["over"],
+            "places": [
+                [{"player": players[seat], "points": outcome.scores.get(seat, 0)} for seat in place]
+                for place in outcome.places
+            ]
+            if outcome
+            else [],
+            "can_end_turn": can_edit
+            and not view["over"]
+            and (session.edit_policy != "own" or viewer.seat == view["current"]),
+            "tagbacks": _tagback_offers(last_events, view, players),
+            "all_weapons": sorted(cards.values(), key=lambda c: c.name),
+            "held": {w["slug"] for p in view["players"] for w in p["weapons"]},
+        }
+
+    def tools_context(self, session: Any) -> dict[str, Any]:
+        return {"shot": shot_context(session, QueryDict())}
+
+    # ------------------------------------------------------------ history
+
+    def describe(self, event: dict[str, Any], state: dict[str, Any]) -> str:
+        kind = event.get("type")
+        n = character_name
+        if kind == "damage":
+            parts = []
+            if event["damage"]:
+                parts.append(
+                    ngettext("%(count)s damage", "%(count)s damage", event["damage"])
+                    % {"count": event["damage"]}
+                )
+            if event["marks"]:
+                parts.append(
+                    ngettext("%(count)s mark", "%(count)s marks", event["marks"])
+                    % {"count": event["marks"]}
+                )
+            text = _("%(shooter)s hits %(target)s: %(what)s.") % {
+                "shooter": n(event["shooter"]),
+                "target": n(event["target"]),
+                "what": ", ".join(parts) or _("nothing"),
+            }
+            if event.get("converted"):
+                text += " " + ngettext(
+                    "(%(count)s mark turned into damage.)",
+                    "(%(count)s marks turned into damage.)",
+                    event["converted"],
+                ) % {"count": event["converted"]}
+            if event.get("lost"):
+                text += " " + _("%(count)s damage past the 12th slot is lost.") % {
+                    "count": event["lost"]
+                }
+            if event.get("marks_lost"):
+                text += " " + _("Marks over 3 are lost.")
+            if event.get("overkill"):
+                text += " " + _("Overkill!")
+            elif event.get("killed"):
+                text += " " + _("Killed!")
+            return text
+        if kind == "weapon_used":
+            return _("%(shooter)s fires the %(weapon)s.") % {
+                "shooter": n(event["shooter"]),
+                "weapon": weapon_name(event["weapon"]),
+            }
+        if kind == "scope":
+            return _(
+                "%(shooter)s uses a Targeting Scope on %(target)s (pays a %(colour)s cube)."
+            ) % {
+                "shooter": n(event["shooter"]),
+                "target": n(event["target"]),
+                "colour": CUBE_LABELS.get(event["colour"], event["colour"]),
+            }
+        if kind == "tagback":
+            return _("%(player)s throws a Tagback Grenade: %(target)s gets a mark.") % {
+                "player": n(event["from"]),
+                "target": n(event["to"]),
+            }
+        if kind == "adjust":
+            return _("%(player)s: %(delta)+d %(what)s (now %(value)s).") % {
+                "player": n(event["player"]),
+                "delta": event["delta"],
+                "what": CUBE_LABELS.get(event["field"], event["field"]),
+                "value": event["value"],
+            }
+        if kind == "weapon":
+            templates = {
+                "pickup": _("%(player)s picks up the %(weapon)s."),
+                "reload": _("%(player)s reloads the %(weapon)s."),
+                "drop": _("%(player)s drops the %(weapon)s."),
+                "unload": _("%(player)s marks the %(weapon)s as unloaded."),
+            }
+            text = templates.get(event["op"], "%(player)s: %(weapon)s") % {
+                "player": n(event["player"]),
+                "weapon": weapon_name(event["weapon"]),
+            }
+            if event.get("paid"):
+                text += " " + _("Paid: %(cubes)s.") % {
+                    "cubes": ", ".join(str(CUBE_LABELS.get(c, c)) for c in event["paid"])
+                }
+            return text
+        if kind == "score":
+            awards = ", ".join(
+                _("%(player)s %(points)s") % {"player": n(a["to"]), "points": a["points"]}
+                for a in event["awards"]
+            )
+            if event.get("final"):
+                return _("Final scoring of %(board)s's board: %(awards)s.") % {
+                    "board": n(event["board"]),
+                    "awards": awards,
+                }
+            return _("%(board)s's board is scored: %(awards)s.") % {
+                "board": n(event["board"]),
+                "awards": awards,
+            } + (" " + _("A skull goes on the board.") if event.get("skull") else "")
+        if kind == "revenge_mark":
+            return _("%(victim)s was overkilled and gives %(killer)s a revenge mark.") % {
+                "victim": n(event["from"]),
+                "killer": n(event["to"]),
+            }
+        if kind == "double_kill":
+            return _("Double kill: %(player)s scores 1 more point.") % {
+                "player": n(event["player"])
+            }
+        if kind == "frenzy":
+            return _("The last skull is gone: final frenzy! Everyone plays one more turn.")
+        if kind == "flip":
+            return _("%(player)s's board flips to the frenzy side (2-1-1-1).") % {
+                "player": n(event["player"])
+            }
+        if kind == "turn":
+            text = _("Now it is %(player)s's turn.") % {"player": n(event["player"])}
+            if event.get("frenzy_actions"):
+                text += " " + ngettext(
+                    "Final frenzy: %(count)s action.",
+                    "Final frenzy: %(count)s actions.",
+                    event["frenzy_actions"],
+                ) % {"count": event["frenzy_actions"]}
+            return text
+        if kind == "killshot_score":
+            awards = ", ".join(
+                _("%(player)s %(points)s") % {"player": n(a["to"]), "points": a["points"]}
+                for a in event["awards"]
+            )
+            return _("Kill-shot track: %(awards)s.") % {"awards": awards or _("nobody")}
+        if kind == "game_over":
+            winners = " & ".join(n(c) for c in event["places"][0]) if event["places"] else "?"
+            return _("Game over. Winner: %(winners)s.") % {"winners": winners}
+        return ""
+
+
+def _slots(player: dict[str, Any]) -> list[dict[str, Any]]:
+    """Twelve damage slots with the shooter's colour and the thresholds marked."""
+    slots = []
+    for number in range(1, 13):
+        shooter = player["damage"][number - 1] if number <= len(player["damage"]) else None
+        slots.append(
+            {
+                "number": number,
+                "by": CHARACTERS.get(shooter) if shooter else None,
+                "threshold": number in (3, 6),
+                "kill": number == 11,
+                "overkill": number == 12,
+            }
+        )
+    return slots
+
+
+def _killshot(view: dict[str, Any]) -> list[dict[str, Any]]:
+    track = []
+    for i in range(max(view["skulls"], len(view["killshot"]))):
+        entry = view["killshot"][i] if i < len(view["killshot"]) else None
+        track.append(
+            {
+                "skull": entry is None,
+                "killer": CHARACTERS.get(entry["killer"]) if entry else None,
+                "tokens": entry["tokens"] if entry else 0,
+                "frenzy": i >= view["skulls"],
+            }
+        )
+    return track
+
+
+def _tagback_offers(
+    last_events: list[dict], view: dict[str, Any], players: list[dict]
+) -> list[dict]:
+    """After a shot: each damaged player holding a power-up may throw a Tagback Grenade."""
+    if view["over"]:
+        return []
+    by_char = {p["character"].slug: p for p in players}
+    offers = []
+    for event in last_events:
+        if event.get("type") == "damage" and event.get("damage", 0) > 0:
+            victim = by_char.get(event["target"])
+            if victim and victim["powerups"] > 0:
+                offers.append({"from": victim, "to": by_char[event["shooter"]]})
+    return offers
+
+
+PRESENTER = AdrenalinePresenter()
+
+
+# ---------------------------------------------------------------- shot helper
+
+
+def _effect_pairs(effect: dict[str, Any]) -> list[int]:
+    damage = effect.get("damage", 0)
+    return list(damage) if isinstance(damage, list) else [damage]
+
+
+def prefill(
+    weapon: dict[str, Any] | None, effects: list[str], targets: list[str]
+) -> dict[str, tuple[int, int]]:
+    """Damage and marks per chosen target from the weapon's structured effects.
+
+    Each chosen effect gives its damage and marks to the first targets picked,
+    up to the effect's target count; the players then adjust what the helper
+    cannot know (who stood where, which target got the extra).
+    """
+    totals = {target: [0, 0] for target in targets}
+    if weapon is None:
+        return {t: (1, 0) for t in targets}
+    for effect in weapon["effects"]:
+        if effect["slug"] not in effects:
+            continue
+        reach = effect.get("max_targets")
+        hit = targets if reach is None else targets[: max(reach, 0)]
+        damages = _effect_pairs(effect)
+        for i, target in enumerate(hit):
+            totals[target][0] += damages[min(i, len(damages) - 1)]
+            totals[target][1] += effect.get("marks", 0)
+    return {t: (min(d, 12), min(m, 3)) for t, (d, m) in totals.items()}
+
+
+def shot_context(session: Any, params: QueryDict) -> dict[str, Any]:
+    """The shot form, pre-filled for the chosen shooter, weapon, effects and targets."""
+    state = session.state
+    chars = [p["character"] for p in state["players"]]
+    shooter = params.get("shooter")
+    if shooter not in chars:
+        shooter = chars[state["current"]]
+    cards = weapon_cards()
+    shooter_state = state["players"][chars.index(shooter)]
+    card = cards.get(params.get("weapon", ""))
+    weapon = card.data if card else None
+    slugs = {e["slug"] for e in weapon["effects"]} if weapon else set()
+    effects = [e for e in params.getlist("effects[]") if e in slugs]
+    if weapon and not effects:
+        effects = [weapon["effects"][0]["slug"]]
+    picked = [t for t in params.getlist("_pick[]") if t in chars and t != shooter]
+    numbers = prefill(weapon, effects, picked)
+    targets = []
+    for char in chars:
+        if char == shooter:
+            continue
+        damage, marks = numbers.get(char, (0, 0))
+        targets.append(
+            {
+                "character": CHARACTERS[char],
+                "picked": char in picked,
+                "damage": damage,
+                "marks": marks,
+            }
+        )
+    held = {w["slug"]: w["loaded"] for w in shooter_state["weapons"]}
+    return {
+        "characters": [CHARACTERS[c] for c in chars],
+        "shooter": CHARACTERS[shooter],
+        "held_weapons": [(cards[s], loaded) for s, loaded in held.items() if s in cards],
+        "other_weapons": [
+            c for c in sorted(cards.values(), key=lambda c: c.name) if c.slug not in held
+        ],
+        "weapon": card,
+        "weapon_held": card is not None and card.slug in held,
+        "weapon_effects": [
+            {
+                "slug": e["slug"],
+                "name": card.localised(e["name"]),
+                "text": card.localised(e["text"]),
+                "kind": e["kind"],
+                "cost": [CUBE_LABELS[c] for c in e.get("extra_cost", [])],
+                "checked": e["slug"] in effects,
+            }
+            for e in (weapon["effects"] if weapon and card else [])
+        ],
+        "targets": targets,
+        "scope_possible": shooter_state["powerups"] > 0 and any(shooter_state["ammo"].values()),
+        "scope_colours": [(c, CUBE_LABELS[c]) for c in COLOURS if shooter_state["ammo"][c] > 0],
+    }
+
+
+@require_GET
+def shot_helper(request: HttpRequest, code: str) -> HttpResponse:
+    try:
+        session = services.get_session(code)
+    except ServiceError as error:
+        return HttpResponse(error_text(error), status=404)
+    return render(
+        request,
+        "adrenaline/shot_form.html",
+        {"session": session, "shot": shot_context(session, request.GET)},
+    )

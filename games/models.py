@@ -1,0 +1,43 @@
+"""Card catalogs: one row per card, loaded from the data files in the repo."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import models
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+
+class Card(models.Model):
+    game = models.CharField(max_length=32)
+    kind = models.CharField(max_length=32, help_text=_("weapon, powerup, spell, …"))
+    slug = models.SlugField(max_length=60)
+    order = models.PositiveIntegerField(default=0)
+    name_en = models.CharField(max_length=80)
+    name_it = models.CharField(max_length=80)
+    text_en = models.TextField(blank=True)
+    text_it = models.TextField(blank=True)
+    data = models.JSONField(default=dict, help_text=_("Structured facts: costs, effects, …"))
+
+    class Meta:
+        ordering = ["game", "kind", "order"]
+        constraints = [models.UniqueConstraint(fields=["game", "slug"], name="card_unique_slug")]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.name_en}"
+
+    @property
+    def name(self) -> str:
+        return self.name_it if (get_language() or "en").startswith("it") else self.name_en
+
+    @property
+    def text(self) -> str:
+        return self.text_it if (get_language() or "en").startswith("it") else self.text_en
+
+    def localised(self, value: dict[str, Any] | None) -> Any:
+        """Pick this language from a ``{"en": …, "it": …}`` field of ``data``."""
+        if not value:
+            return ""
+        lang = "it" if (get_language() or "en").startswith("it") else "en"
+        return value.get(lang) or value.get("en", "")

@@ -1,0 +1,136 @@
+"""The session socket: full fragments on connect, a new frame after every change,
+and garbage ignored with a message."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.sessions.backends.db import SessionStore
+
+from companion import services
+from companion.identity import TOKEN_KEY
+from config.asgi import application
+from tests.conftest import next_key, shot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@sync_to_async
+def new_session(make_session):
+    return make_session()
+
+
+@sync_to_async
+def phone_cookie(token: str) -> str:
+    store = SessionStore()
+    store[TOKEN_KEY] = token
+    store.save()
+    return f"sessionid={store.session_key}"
+
+
+def communicator(path: str, cookie: str = "") -> WebsocketCommunicator:
+    headers = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
+    if cookie:
+        headers.append((b"cookie", cookie.encode()))
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
+async def test_a_phone_gets_the_whole_table_on_connect_and_every_change_after(make_session):
+    session = await new_session(make_session)
+    ws = communicator(f"/ws/s/{session.code}/?lang=en", await phone_cookie("phone-b"))
+    connected, _ = await ws.connect()
+    assert connected
+    first = await ws.receive_from(timeout=5)
+    assert 'id="board"' in first and 'hx-swap-oob="true"' in first
+    assert 'data-version="0"' in first
+
+    await sync_to_async(services.submit_action)(
+        session, shot("dstructor", "dozer", 2, 1), token="host", key=next_key()
+    )
+    frame = await ws.receive_from(timeout=5)
+    assert 'data-version="1"' in frame
+    assert "D-struct-OR hits Dozer: 2 damage, 1 mark." in frame
+    await ws.disconnect()
+
+
+async def test_the_frame_is_rendered_in_the_phone_language(make_session):
+    session = await new_session(make_session)
+    ws = communicator(f"/ws/s/{session.code}/?lang=it")
+    assert (await ws.connect())[0]
+    frame = await ws.receive_from(timeout=5)
+    assert "Cosa è successo" in frame
+    await ws.disconnect()
+
+
+async def test_a_reconnecting_phone_catches_up_at_once(make_session):
+    session = await new_session(make_session)
+    await sync_to_async(services.submit_action)(
+        session, shot("dstructor", "banshee", 3), token="host", key=next_key()
+    )
+    ws = communicator(f"/ws/s/{session.code}/")
+    assert (await ws.connect())[0]
+    frame = await ws.receive_from(timeout=5)
+    assert 'data-version="1"' in frame and 'data-damage="3"' in frame
+    await ws.disconnect()
+
+
+async def test_garbage_on_the_socket_gets_a_message_and_changes_nothing(make_session):
+    session = await new_session(make_session)
+    ws = communicator(f"/ws/s/{session.code}/", await phone_cookie("host"))
+    assert (await ws.connect())[0]
+    await ws.receive_from(timeout=5)
+    for garbage in ("not json", json.dumps({"type": "shot", "hits": []}), "[]"):
+        await ws.send_to(text_data=garbage)
+        reply = await ws.receive_from(timeout=5)
+        assert 'id="messages"' in reply and "only receives updates" in reply
+    await ws.send_to(text_data="x" * 10_000)
+    reply = await ws.receive_from(timeout=5)
+    assert "too large" in reply
+    await ws.send_to(bytes_data=b"\x00\xff" * 10)
+    assert "only receives updates" in await ws.receive_from(timeout=5)
+    await sync_to_async(session.refresh_from_db)()
+    assert session.version == 0
+    await ws.disconnect()
+
+
+async def test_a_sync_request_resends_the_current_fragments(make_session):
+    session = await new_session(make_session)
+    ws = communicator(f"/ws/s/{session.code}/")
+    assert (await ws.connect())[0]
+    await ws.receive_from(timeout=5)
+    await ws.send_to(text_data=json.dumps({"type": "sync"}))
+    assert 'id="board"' in await ws.receive_from(timeout=5)
+    await ws.disconnect()
+
+
+async def test_a_wrong_code_or_watch_key_is_refused(make_session):
+    session = await new_session(make_session)
+    ws = communicator("/ws/s/QQQQQ/")
+    connected, code = await ws.connect()
+    assert not connected and code == 4404
+    ws = communicator(f"/ws/w/{session.code}/not-the-key/")
+    connected, code = await ws.connect()
+    assert not connected and code == 4404
+
+
+async def test_a_watch_socket_sees_the_board_but_no_buttons(make_session):
+    session = await new_session(make_session)
+    ws = communicator(f"/ws/w/{session.code}/{session.spectator_key}/", await phone_cookie("host"))
+    assert (await ws.connect())[0]
+    frame = await ws.receive_from(timeout=5)
+    assert 'id="board"' in frame and "data-hit=" not in frame and "data-undo" not in frame
+    await ws.disconnect()
+
+
+async def test_a_foreign_origin_cannot_open_the_socket(make_session):
+    session = await new_session(make_session)
+    ws = WebsocketCommunicator(
+        application, f"/ws/s/{session.code}/", headers=[(b"origin", b"http://evil.example")]
+    )
+    connected, _ = await ws.connect()
+    assert not connected
+    await asyncio.sleep(0)

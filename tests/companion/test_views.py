@@ -1,0 +1,187 @@
+"""The pages and POST endpoints as a phone uses them, including bad input."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from companion.models import GameSession
+from tests.conftest import phone
+
+pytestmark = pytest.mark.django_db
+
+
+def post_shot(client, code, *, htmx=True, key="k", **fields):
+    data = {
+        "type": "shot",
+        "shooter": "dstructor",
+        "hits.0.target": "dozer",
+        "hits.0.damage": "1",
+        "hits.0.marks": "0",
+        "key": key,
+    }
+    data.update(fields)
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    return client.post(f"/s/{code}/act", data, **headers)
+
+
+def dozer_damage(session) -> int:
+    session.refresh_from_db()
+    return len(session.state["players"][2]["damage"])
+
+
+def test_creating_a_session_from_the_form_seats_the_creator():
+    client = Client()
+    response = client.post(
+        "/new/adrenaline/",
+        {
+            "play_banshee": "on",
+            "play_dozer": "on",
+            "play_sprog": "on",
+            "name_banshee": "Anna",
+            "skulls": "6",
+            "first": "dozer",
+            "host_seat": "sprog",
+            "edit_policy": "table",
+        },
+    )
+    assert response.status_code == 302
+    session = GameSession.objects.get()
+    assert response["Location"] == f"/s/{session.code}/"
+    assert [s.name for s in session.seats.all()] == ["Anna", "Dozer", "Sprog"]
+    assert session.state["skulls"] == 6 and session.state["current"] == 1
+    page = client.get(response["Location"]).content.decode()
+    assert "Leave seat" in page and session.code in page
+
+
+def test_creating_with_two_players_says_why_and_creates_nothing():
+    response = Client().post("/new/adrenaline/", {"play_banshee": "on", "play_dozer": "on"})
+    assert response.status_code == 400
+    assert "3 to 5 players" in response.content.decode()
+    assert not GameSession.objects.exists()
+
+
+def test_a_tap_returns_fresh_fragments_and_a_plain_post_redirects(make_session, host_phone):
+    session = make_session()
+    response = post_shot(host_phone, session.code, key="a")
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert 'id="board"' in body and 'hx-swap-oob="true"' in body
+    assert 'data-damage="1"' in body
+    response = post_shot(host_phone, session.code, htmx=False, key="b")
+    assert response.status_code == 302 and response["Location"] == f"/s/{session.code}/"
+    assert dozer_damage(session) == 2
+
+
+@pytest.mark.parametrize(
+    ("fields", "status", "message"),
+    [
+        ({"hits.0.damage": "13"}, 400, "between 0 and 12"),
+        ({"hits.0.damage": "-1"}, 400, "between 0 and 12"),
+        ({"hits.0.damage": "lots"}, 400, "whole number"),
+        ({"hits.0.target": "pikachu"}, 400, ""),
+        ({"hits.0.target": "sprog"}, 409, "not in this game"),
+        ({"shooter": "banshee"}, 409, "turn"),
+        ({"type": "teleport-everyone"}, 400, ""),
+        ({"hits.99.target": "dozer"}, 400, "not understood"),
+        ({"a.b.c.d": "1"}, 400, "not understood"),
+        ({"key": ""}, 400, "one-time key"),
+    ],
+)
+def test_bad_input_gets_a_clear_4xx_message_in_the_page_and_changes_nothing(
+    make_session, host_phone, fields, status, message
+):
+    session = make_session()
+    response = post_shot(host_phone, session.code, **fields)
+    assert response.status_code == status
+    body = response.content.decode()
+    assert 'id="messages"' in body and 'class="error"' in body
+    assert message in body
+    assert response["HX-Retarget"] == "#messages"
+    assert dozer_damage(session) == 0
+    assert session.version == 0
+
+
+def test_a_13th_damage_token_is_lost_not_stored(make_session, host_phone):
+    session = make_session()
+    post_shot(host_phone, session.code, key="a", **{"hits.0.damage": "12"})
+    post_shot(host_phone, session.code, key="b", **{"hits.0.damage": "1"})
+    assert dozer_damage(session) == 12
+
+
+def test_an_oversized_post_is_refused(make_session, host_phone):
+    session = make_session()
+    response = post_shot(host_phone, session.code, filler="x" * 40_000)
+    assert response.status_code == 400
+    assert dozer_damage(session) == 0
+
+
+def test_a_wrong_code_is_a_404_with_a_message():
+    response = Client().get("/join/", {"code": "QQQQQ"})
+    assert response.status_code == 404
+    assert "No session has the code" in response.content.decode()
+    assert Client().get("/s/QQQQQ/").status_code == 404
+    assert Client().post("/s/QQQQQ/act", {"type": "end_turn", "key": "x"}).status_code == 404
+
+
+def test_a_phone_cannot_take_a_seat_someone_holds(make_session):
+    session = make_session()
+    phone("a").post(f"/s/{session.code}/seats/0/claim")
+    response = phone("b").post(f"/s/{session.code}/seats/0/claim", HTTP_HX_REQUEST="true")
+    assert response.status_code == 409
+    assert "already taken" in response.content.decode()
+    assert session.seats.get(index=0).holder == "a"
+
+
+def test_a_phone_without_a_seat_is_told_to_sit_first(make_session):
+    session = make_session()
+    response = post_shot(Client(), session.code)
+    assert response.status_code == 403
+    assert "Take a seat" in response.content.decode()
+    assert dozer_damage(session) == 0
+
+
+def test_the_same_phone_gets_its_seat_back_after_a_reload(make_session):
+    session = make_session()
+    client = phone("a")
+    client.post(f"/s/{session.code}/seats/1/claim")
+    page = client.get(f"/s/{session.code}/").content.decode()
+    assert "Leave seat" in page
+
+
+def test_the_watch_link_is_read_only(make_session):
+    session = make_session()
+    page = Client().get(f"/w/{session.code}/{session.spectator_key}/").content.decode()
+    assert "You are watching" in page
+    assert "data-hit=" not in page and "Sit as" not in page
+    assert Client().get(f"/w/{session.code}/wrong-key/").status_code == 404
+
+
+def test_the_qr_code_is_an_svg_of_the_join_link(make_session):
+    session = make_session()
+    response = Client().get(f"/s/{session.code}/qr.svg")
+    assert response.status_code == 200 and response["Content-Type"] == "image/svg+xml"
+    assert response.content.startswith(b"<svg") and b"xmlns" in response.content
+
+
+def test_the_shot_helper_prefills_damage_and_marks_from_the_weapon(make_session, catalogs):
+    session = make_session()
+    response = Client().get(
+        f"/s/{session.code}/adrenaline/shot",
+        {"shooter": "dstructor", "weapon": "lock-rifle", "_pick[]": ["dozer"]},
+    )
+    body = response.content.decode()
+    assert response.status_code == 200
+    # Lock Rifle basic effect: 2 damage and 1 mark on the picked target (Dozer, hits.1)
+    assert 'name="hits.1.damage" min="0" max="12" value="2"' in body
+    assert 'name="hits.1.marks" min="0" max="3" value="1"' in body
+    assert 'name="hits.0.damage" min="0" max="12" value="0"' in body
+
+
+def test_the_host_can_end_the_session_and_then_nothing_changes(make_session, host_phone):
+    session = make_session()
+    host_phone.post(f"/s/{session.code}/host", {"end": "1"})
+    response = post_shot(host_phone, session.code)
+    assert response.status_code == 409
+    assert "has ended" in response.content.decode()
+    assert phone("x").post(f"/s/{session.code}/host", {"end": "1"}).status_code in (403, 302)

@@ -1,0 +1,82 @@
+"""Fixtures shared across the suite: sessions created the way a phone creates them."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from django.test import Client
+
+from companion import services
+from companion.identity import TOKEN_KEY
+
+_keys = itertools.count()
+
+
+def next_key() -> str:
+    return f"test-key-{next(_keys)}"
+
+
+@pytest.fixture(autouse=True)
+def _plain_static_files(settings):
+    """Tests render pages without running collectstatic first."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture
+def make_session(db):
+    """Create an Adrenaline session for the given characters; the host token is 'host'."""
+
+    def make(characters=("dstructor", "banshee", "dozer"), skulls=5, policy="table", **kw):
+        return services.create_session(
+            game="adrenaline",
+            seat_names=[c.title() for c in characters],
+            options={"characters": list(characters), "skulls": skulls, "first_player": 0},
+            host_token="host",
+            edit_policy=policy,
+            **kw,
+        )
+
+    return make
+
+
+@pytest.fixture
+def catalogs(db):
+    """The card catalogs, loaded the way `make run` loads them."""
+    from games.catalog_loader import load_all
+
+    load_all()
+
+
+def phone(token: str) -> Client:
+    """A test client that is a phone with a fixed token in its Django session."""
+    client = Client()
+    session = client.session
+    session[TOKEN_KEY] = token
+    session.save()
+    client.cookies["sessionid"] = session.session_key
+    return client
+
+
+@pytest.fixture
+def host_phone(db) -> Client:
+    return phone("host")
+
+
+def shot(shooter: str, target: str, damage: int = 1, marks: int = 0) -> dict:
+    return {
+        "type": "shot",
+        "shooter": shooter,
+        "hits": [{"target": target, "damage": damage, "marks": marks}],
+    }

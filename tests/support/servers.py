@@ -1,0 +1,116 @@
+"""Start real ASGI server processes (daphne) for browser, multi-process and benchmark runs."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def server_env(**overrides: str | None) -> dict[str, str]:
+    """The environment for a server process: the embedded default unless overridden.
+
+    ``DATABASE_URL`` and ``REDIS_URL`` are dropped from the inherited environment
+    (a test's own database is not the servers'); pass them explicitly to use them.
+    """
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DJANGO_DEBUG": "1",
+            "PYTHONPATH": str(REPO),
+            "LOG_LEVEL": "ERROR",
+        }
+    )
+    for key, value in overrides.items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    return env
+
+
+def sqlite_env(directory: str | None = None, **overrides: str | None) -> dict[str, str]:
+    """An env whose SQLite database is a fresh file in ``directory`` (or a temp dir)."""
+    directory = directory or tempfile.mkdtemp(prefix="segnalino-")
+    return server_env(SQLITE_PATH=str(Path(directory) / "db.sqlite3"), **overrides)
+
+
+def prepare_database(env: dict[str, str]) -> None:
+    """Migrate and load the card catalogs into the database ``env`` points at."""
+    for command in (["migrate", "--noinput", "-v", "0"], ["load_catalogs"]):
+        subprocess.run(
+            [sys.executable, "manage.py", *command],
+            cwd=REPO,
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+
+
+def wait_for_http(url: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status < 500:
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"server at {url} did not answer within {timeout}s")
+        time.sleep(0.1)
+
+
+@contextmanager
+def running_server(env: dict[str, str], port: int | None = None) -> Iterator[str]:
+    """Run ``daphne config.asgi:application`` and yield its base URL."""
+    port = port or free_port()
+    log = tempfile.TemporaryFile()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "config.asgi:application",
+        ],
+        cwd=REPO,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        try:
+            wait_for_http(base + "/")
+        except TimeoutError:
+            log.seek(0)
+            raise RuntimeError(log.read().decode(errors="replace")[-2000:]) from None
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
