@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from games.engine import EngineError, InvalidInput, RuleError
 
@@ -44,7 +45,35 @@ def status_for(error: Exception) -> int:
     return 400
 
 
-def error_text(error: ServiceError | EngineError) -> str:
-    """The error's message in the active language."""
+FIELD_LABELS = {
+    "damage": gettext_lazy("damage"),
+    "marks": gettext_lazy("marks"),
+    "target": gettext_lazy("target"),
+    "shooter": gettext_lazy("shooter"),
+    "player": gettext_lazy("player"),
+    "weapon": gettext_lazy("weapon"),
+    "delta": gettext_lazy("change"),
+    "skulls": gettext_lazy("skulls"),
+    "type": gettext_lazy("action"),
+    "expected": gettext_lazy("expected action"),
+}
+
+
+def _field_label(path: str) -> str:
+    """``hits[0].damage`` → "damage", in the active language."""
+    name = re.split(r"[.\[]", str(path).replace("]", ""))[-1] if path else ""
+    name = re.sub(r"\d+$", "", name) or str(path)
+    return str(FIELD_LABELS.get(name, name))
+
+
+def error_text(error: ServiceError | EngineError, game: str | None = None) -> str:
+    """The error's message in the active language, its parameters localised too."""
+    params = dict(error.params)
+    if "field" in params:
+        params["field"] = _field_label(params["field"])
+    if game is not None:
+        from games.views import presenter_for
+
+        params = presenter_for(game).localise_params(params)
     text = gettext(error.message)
-    return text % error.params if error.params else text
+    return text % params if params else text

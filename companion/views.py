@@ -24,10 +24,12 @@ from games.engine import EngineError
 from games.views import presenter_for, presenters
 
 
-def _error_response(request: HttpRequest, error: ServiceError | EngineError) -> HttpResponse:
+def _error_response(
+    request: HttpRequest, error: ServiceError | EngineError, game: str | None = None
+) -> HttpResponse:
     """A clear message and a 4xx: in the page for htmx, as a page otherwise."""
     status = status_for(error)
-    text = error_text(error)
+    text = error_text(error, game)
     if request.htmx:
         response = render(
             request, "companion/partials/messages.html", {"error": text}, status=status
@@ -77,7 +79,7 @@ def new_session(request: HttpRequest, game: str) -> HttpResponse:
         if host_seat is not None:
             services.claim_seat(session, host_seat, phone_token(request.session))
     except (ServiceError, EngineError) as error:
-        return _error_response(request, error)
+        return _error_response(request, error, game)
     return HttpResponseRedirect(reverse("session", args=[session.code]))
 
 
@@ -175,9 +177,12 @@ def _write(request: HttpRequest, code: str, operation) -> HttpResponse:
         return HttpResponse(status=405)
     try:
         session = services.get_session(code)
+    except ServiceError as error:
+        return _error_response(request, error)
+    try:
         operation(session, phone_token(request.session, create=True))
     except (ServiceError, EngineError) as error:
-        return _error_response(request, error)
+        return _error_response(request, error, session.game)
     return _after_write(request, session)
 
 

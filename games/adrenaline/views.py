@@ -166,6 +166,19 @@ class AdrenalinePresenter:
             "held": {w["slug"] for p in view["players"] for w in p["weapons"]},
         }
 
+    def localise_params(self, params: dict[str, Any]) -> dict[str, Any]:
+        """Engine messages carry English weapon names and cube lists: show ours."""
+        localised = dict(params)
+        if isinstance(params.get("weapon"), str):
+            english = {v: k for k, v in rules.WEAPON_NAMES.items()}
+            slug = english.get(params["weapon"], params["weapon"])
+            localised["weapon"] = weapon_name(slug)
+        if "missing" in params:
+            localised["missing"] = ", ".join(
+                f"{params[c]} {CUBE_LABELS[c]}" for c in COLOURS if params.get(c)
+            )
+        return localised
+
     def tools_context(self, session: Any) -> dict[str, Any]:
         return {"shot": shot_context(session, QueryDict())}
 
