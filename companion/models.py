@@ -12,8 +12,8 @@ class GameSession(models.Model):
         ONLINE = "online", _("Online")
 
     class EditPolicy(models.TextChoices):
-        TABLE = "table", _("Anyone at the table may edit any board")
-        OWN = "own", _("Each seat edits only its own board")
+        TABLE = "table", _("Anyone at the table edits any board")
+        OWN = "own", _("Each player edits only their own board")
 
     code = models.CharField(max_length=8, unique=True)
     game = models.CharField(max_length=32)

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 class Card(models.Model):
     game = models.CharField(max_length=32)
-    kind = models.CharField(max_length=32, help_text=_("weapon, powerup, spell, …"))
+    kind = models.CharField(max_length=32, help_text=_("weapon, power-up, spell, …"))
     slug = models.SlugField(max_length=60)
     order = models.PositiveIntegerField(default=0)
     name_en = models.CharField(max_length=80)

@@ -143,10 +143,10 @@ _TOO_MANY: dict[str, str] = {
     "powerups": _("%(player)s already has 3 power-ups."),
 }
 _TOO_FEW: dict[str, str] = {
-    "red": _("%(player)s has only %(count)s red cubes."),
-    "blue": _("%(player)s has only %(count)s blue cubes."),
-    "yellow": _("%(player)s has only %(count)s yellow cubes."),
-    "powerups": _("%(player)s has only %(count)s power-ups."),
+    "red": _("Not enough red cubes: %(player)s has %(count)s."),
+    "blue": _("Not enough blue cubes: %(player)s has %(count)s."),
+    "yellow": _("Not enough yellow cubes: %(player)s has %(count)s."),
+    "powerups": _("Not enough power-ups: %(player)s has %(count)s."),
 }
 _NO_CUBE: dict[str, str] = {
     "red": _("%(player)s has no red cube to pay for the Targeting Scope."),

@@ -61,7 +61,7 @@ def weapon_name(slug: str, cards: dict[str, Card] | None = None) -> str:
 
 class AdrenalinePresenter:
     slug = "adrenaline"
-    name = "Adrenaline"
+    name = gettext_lazy("Adrenaline")
     board_template = "adrenaline/board.html"
     setup_template = "adrenaline/setup.html"
     tools_template = "adrenaline/tools.html"
@@ -211,15 +211,15 @@ class AdrenalinePresenter:
                     event["converted"],
                 ) % {"count": event["converted"]}
             if event.get("lost"):
-                text += " " + _("%(count)s damage past the 12th slot is lost.") % {
+                text += " " + _("Damage lost past the 12th slot: %(count)s.") % {
                     "count": event["lost"]
                 }
             if event.get("marks_lost"):
                 text += " " + _("Marks over 3 are lost.")
             if event.get("overkill"):
-                text += " " + _("Overkill!")
+                text += " " + _("%(target)s is overkilled!") % {"target": n(event["target"])}
             elif event.get("killed"):
-                text += " " + _("Killed!")
+                text += " " + _("%(target)s is killed!") % {"target": n(event["target"])}
             return text
         if kind == "weapon_used":
             return _("%(shooter)s fires the %(weapon)s.") % {
@@ -264,7 +264,7 @@ class AdrenalinePresenter:
             return text
         if kind == "score":
             awards = ", ".join(
-                _("%(player)s %(points)s") % {"player": n(a["to"]), "points": a["points"]}
+                _("%(player)s +%(points)s") % {"player": n(a["to"]), "points": a["points"]}
                 for a in event["awards"]
             )
             if event.get("final"):
@@ -302,7 +302,7 @@ class AdrenalinePresenter:
             return text
         if kind == "killshot_score":
             awards = ", ".join(
-                _("%(player)s %(points)s") % {"player": n(a["to"]), "points": a["points"]}
+                _("%(player)s +%(points)s") % {"player": n(a["to"]), "points": a["points"]}
                 for a in event["awards"]
             )
             return _("Kill-shot track: %(awards)s.") % {"awards": awards or _("nobody")}
