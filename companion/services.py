@@ -249,6 +249,8 @@ def undo(session: GameSession, *, token: str, key: str, expected: int | None = N
         if existing is not None:
             return Applied(existing, created=False)
         _require_open(locked)
+        if engine.seat_bound and locked.mode == GameSession.Mode.ONLINE:
+            raise Conflict(_("Online games with hidden cards cannot be undone."))
         seat = _acting_seat(locked, token)
         effective = effective_actions(locked)
         if not effective:
@@ -264,7 +266,7 @@ def undo(session: GameSession, *, token: str, key: str, expected: int | None = N
             raise Forbidden(_("In this session each player undoes only their own actions."))
         state = locked.initial_state
         for row in effective[:-1]:
-            state = engine.apply(state, engine.parse_action(row.payload)).state
+            state = engine.apply(state, engine.parse_action(row.payload), row.seat).state
         row = _append(
             locked,
             state,

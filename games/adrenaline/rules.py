@@ -913,6 +913,7 @@ class AdrenalineEngine:
     slug = "adrenaline"
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
+    seat_bound = False  # nothing is secret: anyone at the table may tap
 
     def parse_options(self, raw: Mapping[str, Any] | None, seats: int) -> dict[str, Any]:
         return parse_options(raw, seats)
@@ -952,7 +953,7 @@ class AdrenalineEngine:
     def parse_action(self, payload: Mapping[str, Any]) -> Action:
         return parse_action(payload)
 
-    def apply(self, state: State, action: Any) -> Result:
+    def apply(self, state: State, action: Any, seat: int | None = None) -> Result:
         if state["over"]:
             raise RuleError(_("The game is over."))
         new = copy.deepcopy(state)
@@ -983,6 +984,13 @@ class AdrenalineEngine:
 
     def view(self, state: State, seat: int | None) -> State:
         return copy.deepcopy(state)
+
+    def waiting_for(self, state: State) -> list[int]:
+        """The companion never waits: the table plays at its own pace."""
+        return []
+
+    def default_action(self, state: State, seat: int) -> dict[str, Any] | None:
+        return None
 
     def outcome(self, state: State) -> Outcome | None:
         return _outcome(state)

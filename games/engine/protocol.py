@@ -50,6 +50,9 @@ class Engine(Protocol):
     slug: str
     min_seats: int
     max_seats: int
+    #: True when actions carry secrets (hands, bids): then only the owner seat may
+    #: post an action, whatever the session's editing rule, and undo is off online.
+    seat_bound: bool
 
     def parse_options(self, raw: Mapping[str, Any], seats: int) -> dict[str, Any]:
         """Validate set-up options; raise ``InvalidInput`` on anything out of range."""
@@ -63,8 +66,9 @@ class Engine(Protocol):
         """Turn a client's JSON payload into a typed action or raise ``InvalidInput``."""
         ...
 
-    def apply(self, state: State, action: Action) -> Result:
-        """Apply an action, or raise ``RuleError`` saying why the rules forbid it."""
+    def apply(self, state: State, action: Action, seat: int | None = None) -> Result:
+        """Apply an action posted by ``seat`` (``None``: the host, not seated), or
+        raise ``RuleError`` saying why the rules forbid it."""
         ...
 
     def owner(self, state: State, action: Action) -> int | None:
@@ -77,4 +81,12 @@ class Engine(Protocol):
 
     def outcome(self, state: State) -> Outcome | None:
         """Final standings once the game is over, else ``None``."""
+        ...
+
+    def waiting_for(self, state: State) -> list[int]:
+        """Seats whose input the game is waiting for now (timers and bots act on these)."""
+        ...
+
+    def default_action(self, state: State, seat: int) -> dict[str, Any] | None:
+        """The payload played for ``seat`` when its timer runs out (None: nothing)."""
         ...
