@@ -43,6 +43,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         self.session_id, self.group = found
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        await self._enforce_deadline()
         await self._send_frames()
 
     async def disconnect(self, code: int) -> None:
@@ -59,6 +60,9 @@ class SessionConsumer(AsyncWebsocketConsumer):
         except ValueError:
             message = None
         if isinstance(message, dict) and message.get("type") == "sync":
+            # A phone whose countdown reached zero asks again: enforce the
+            # deadline lazily (the change is pushed to the whole group), then resend.
+            await self._enforce_deadline()
             await self._send_frames()
             return
         await self._send_error(
@@ -87,6 +91,11 @@ class SessionConsumer(AsyncWebsocketConsumer):
         if self.spectator_key is not None and self.spectator_key != session.spectator_key:
             return None
         return session.pk, session.group_name
+
+    @database_sync_to_async
+    def _enforce_deadline(self) -> int:
+        session = GameSession.objects.get(pk=self.session_id)
+        return services.enforce_deadline(session)
 
     @database_sync_to_async
     def _render(self) -> str:

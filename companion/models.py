@@ -27,6 +27,10 @@ class GameSession(models.Model):
         max_length=8, choices=EditPolicy.choices, default=EditPolicy.TABLE
     )
     host_token = models.CharField(max_length=64)
+    turn_seconds = models.PositiveIntegerField(
+        default=0, help_text=_("Seconds each waited-for seat has to act; 0 means no timer.")
+    )
+    deadline = models.DateTimeField(null=True, blank=True)
     spectator_key = models.CharField(max_length=32, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -52,6 +56,7 @@ class Seat(models.Model):
     index = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=40)
     holder = models.CharField(max_length=64, blank=True, default="")
+    bot = models.BooleanField(default=False)
     claimed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -65,7 +70,7 @@ class Seat(models.Model):
 
     @property
     def is_free(self) -> bool:
-        return not self.holder
+        return not self.holder and not self.bot
 
 
 class Action(models.Model):

@@ -6,8 +6,10 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext
+
 from companion.models import Action, GameSession, Seat
-from games.engine.registry import get_engine
+from games.engine.registry import get_engine, has_bot
 from games.views import presenter_for
 
 HISTORY_LENGTH = 15
@@ -60,7 +62,7 @@ def history(
     )
     entries = []
     for row in rows[:limit]:
-        lines = [presenter.describe(event, session.state) for event in row.events]
+        lines = [describe(presenter, event, session.state, names) for event in row.events]
         entries.append(
             HistoryEntry(
                 version=row.version,
@@ -72,6 +74,15 @@ def history(
             )
         )
     return entries
+
+
+def describe(presenter: Any, event: dict[str, Any], state: dict[str, Any], names: dict) -> str:
+    """One history sentence; the platform's own events first, then the game's."""
+    if event.get("type") == "timeout":
+        return gettext("Time ran out for %(name)s: the default move was played.") % {
+            "name": names.get(event.get("seat"), "?")
+        }
+    return presenter.describe(event, state)
 
 
 def last_effective_action(session: GameSession) -> Action | None:
@@ -93,9 +104,12 @@ def table_context(session: GameSession, viewer: Viewer) -> dict[str, Any]:
     view = engine.view(session.state, viewer.seat)
     can_edit = viewer.can_act and not session.is_ended
     last = last_effective_action(session)
+    waiting = engine.waiting_for(session.state) if not session.is_ended else []
     return {
         "session": session,
         "seats": seats,
+        "waiting": [s for s in seats if s.index in waiting],
+        "has_bot": has_bot(session.game),
         "viewer": viewer,
         "can_edit": can_edit,
         "own_only": session.edit_policy == GameSession.EditPolicy.OWN,

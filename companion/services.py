@@ -11,21 +11,25 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
 from companion import codes
 from companion.errors import BadRequest, Conflict, Forbidden, NotFound
 from companion.models import Action, GameSession, Seat
-from games.engine.registry import engine_slugs, get_engine
+from games.engine import SeededRandom
+from games.engine.registry import engine_slugs, get_bot, get_engine, has_bot
 
 MAX_KEY_LENGTH = 64
 MAX_NAME_LENGTH = 40
+MAX_TURN_SECONDS = 600
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,7 @@ def create_session(
     mode: str = GameSession.Mode.COMPANION,
     edit_policy: str = GameSession.EditPolicy.TABLE,
     seed: int | None = None,
+    turn_seconds: int = 0,
 ) -> GameSession:
     if game not in engine_slugs():
         raise NotFound(_("There is no game called “%(game)s”."), game=game)
@@ -55,6 +60,10 @@ def create_session(
         raise BadRequest(_("Unknown session mode."))
     if edit_policy not in GameSession.EditPolicy.values:
         raise BadRequest(_("Unknown editing rule."))
+    if not 0 <= turn_seconds <= MAX_TURN_SECONDS:
+        raise BadRequest(
+            _("A turn timer must be between 0 and %(max)s seconds."), max=MAX_TURN_SECONDS
+        )
     engine = get_engine(game)
     if not engine.min_seats <= len(seat_names) <= engine.max_seats:
         raise BadRequest(
@@ -79,6 +88,7 @@ def create_session(
                     state=state,
                     edit_policy=edit_policy,
                     host_token=host_token,
+                    turn_seconds=turn_seconds,
                     spectator_key=secrets.token_urlsafe(12),
                 )
                 Seat.objects.bulk_create(
@@ -153,11 +163,11 @@ def _locked_seat(session: GameSession, index: int) -> Seat:
 
 
 def free_seat(session: GameSession, index: int, token: str) -> None:
-    """The host frees any seat; a player may leave their own."""
+    """The host frees any seat (a bot's too); a player may leave their own."""
     seat = _seat(session, index)
     if seat.holder != token:
         _require_host(session, token)
-    Seat.objects.filter(pk=seat.pk).update(holder="", claimed_at=None)
+    Seat.objects.filter(pk=seat.pk).update(holder="", claimed_at=None, bot=False)
     notify(session)
 
 
@@ -217,22 +227,140 @@ def submit_action(
         if existing is not None:
             return Applied(existing, created=False)
         _require_open(locked)
+        _enforce_deadline(locked, engine)
         seat = _acting_seat(locked, token)
         owner = engine.owner(locked.state, action)
+        if engine.seat_bound and (seat is None or owner not in (None, seat)):
+            raise Forbidden(_("Only the player in that seat can do that."))
         if locked.edit_policy == GameSession.EditPolicy.OWN and owner is not None and owner != seat:
             raise Forbidden(_("In this session each player edits only their own board."))
-        result = engine.apply(locked.state, action)
-        row = _append(
-            locked,
-            result.state,
-            kind=Action.Kind.GAME,
-            seat=seat,
-            key=key,
-            payload=action.to_payload(),
-            events=result.events,
-        )
-    notify(locked)
+        row = _apply(locked, engine, action, seat, key)
     return Applied(row, created=True)
+
+
+def _apply(
+    locked: GameSession,
+    engine: Any,
+    action: Any,
+    seat: int | None,
+    key: str,
+    *,
+    lead_events: Sequence[dict[str, Any]] = (),
+) -> Action:
+    """Apply inside the caller's transaction, then keep timers and bots in step."""
+    waiting_before = engine.waiting_for(locked.state)
+    result = engine.apply(locked.state, action, seat)
+    row = _append(
+        locked,
+        result.state,
+        kind=Action.Kind.GAME,
+        seat=seat,
+        key=key,
+        payload=action.to_payload(),
+        events=[*lead_events, *result.events],
+    )
+    _after_change(locked, engine, waiting_before)
+    return row
+
+
+def _after_change(locked: GameSession, engine: Any, waiting_before: Sequence[int]) -> None:
+    """Reset the deadline when new seats are waited for; wake bots; tell the sockets."""
+    waiting = engine.waiting_for(locked.state)
+    if not locked.turn_seconds or not waiting:
+        deadline = None
+    elif locked.deadline is None or not set(waiting) <= set(waiting_before):
+        deadline = timezone.now() + timedelta(seconds=locked.turn_seconds)
+    else:
+        deadline = locked.deadline  # someone locked in: the others keep their clock
+    if deadline != locked.deadline:
+        locked.deadline = deadline
+        locked.save(update_fields=["deadline"])
+    notify(locked)
+    _schedule_followups(locked, waiting)
+
+
+def _schedule_followups(locked: GameSession, waiting: Sequence[int]) -> None:
+    from companion import tasks  # tasks import services
+
+    session_id, version, deadline = locked.pk, locked.version, locked.deadline
+    bots = set(locked.seats.filter(bot=True).values_list("index", flat=True))
+    for seat in waiting:
+        if seat in bots:
+            transaction.on_commit(lambda seat=seat: tasks.play_bot.delay(session_id, seat, version))
+    if deadline is not None:
+        delay = max(0.0, (deadline - timezone.now()).total_seconds()) + 0.5
+        transaction.on_commit(
+            lambda: tasks.enforce_deadline.apply_async((session_id,), countdown=delay)
+        )
+
+
+def enforce_deadline(session: GameSession) -> int:
+    """Play the default action for every seat whose time ran out. Safe to call any time."""
+    if session.deadline is None or session.deadline > timezone.now() or session.is_ended:
+        return 0
+    engine = get_engine(session.game)
+    with transaction.atomic():
+        locked = GameSession.objects.select_for_update().get(pk=session.pk)
+        return _enforce_deadline(locked, engine)
+
+
+def _enforce_deadline(locked: GameSession, engine: Any) -> int:
+    applied = 0
+    for seat in list(engine.waiting_for(locked.state)):
+        if locked.deadline is None or locked.deadline > timezone.now():
+            break
+        if seat not in engine.waiting_for(locked.state):
+            continue
+        payload = engine.default_action(locked.state, seat)
+        if payload is None:
+            continue
+        _apply(
+            locked,
+            engine,
+            engine.parse_action(payload),
+            seat,
+            f"timeout-{locked.version}-{seat}",
+            lead_events=[{"type": "timeout", "seat": seat}],
+        )
+        applied += 1
+    return applied
+
+
+def play_bot_turn(session_id: int, seat: int, version: int) -> bool:
+    """Let the bot in ``seat`` act, if the game is still where it was when asked."""
+    with transaction.atomic():
+        locked = GameSession.objects.select_for_update().get(pk=session_id)
+        engine = get_engine(locked.game)
+        if locked.version != version or locked.is_ended:
+            return False
+        if seat not in engine.waiting_for(locked.state):
+            return False
+        if not locked.seats.filter(index=seat, bot=True).exists():
+            return False
+        view = engine.view(locked.state, seat)
+        rng = SeededRandom(locked.seed ^ (version * 1_000_003 + seat))
+        payload = get_bot(locked.game)(view, seat, rng)
+        _apply(locked, engine, engine.parse_action(payload), seat, f"bot-{version}-{seat}")
+    return True
+
+
+def seat_bot(session: GameSession, index: int, token: str) -> None:
+    """The host fills a free seat with the game's bot."""
+    _require_host(session, token)
+    _require_open(session)
+    if not has_bot(session.game):
+        raise Conflict(_("This game has no bot."))
+    engine = get_engine(session.game)
+    with transaction.atomic():
+        locked = GameSession.objects.select_for_update().get(pk=session.pk)
+        seat = _locked_seat(locked, index)
+        if not seat.is_free:
+            raise Conflict(_("Seat %(seat)s is already taken."), seat=index + 1)
+        seat.bot = True
+        seat.name = gettext("Bot")
+        seat.save(update_fields=["bot", "name"])
+        notify(locked)
+        _schedule_followups(locked, engine.waiting_for(locked.state))
 
 
 def undo(session: GameSession, *, token: str, key: str, expected: int | None = None) -> Applied:
@@ -264,6 +392,7 @@ def undo(session: GameSession, *, token: str, key: str, expected: int | None = N
             and target.seat != seat
         ):
             raise Forbidden(_("In this session each player undoes only their own actions."))
+        waiting_before = engine.waiting_for(locked.state)
         state = locked.initial_state
         for row in effective[:-1]:
             state = engine.apply(state, engine.parse_action(row.payload), row.seat).state
@@ -277,7 +406,7 @@ def undo(session: GameSession, *, token: str, key: str, expected: int | None = N
             events=[],
             undoes=target.version,
         )
-    notify(locked)
+        _after_change(locked, engine, waiting_before)
     return Applied(row, created=True)
 
 

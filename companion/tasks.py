@@ -18,3 +18,20 @@ def close_abandoned_sessions() -> int:
     return GameSession.objects.filter(ended_at__isnull=True, updated_at__lt=cutoff).update(
         ended_at=timezone.now()
     )
+
+
+@shared_task
+def play_bot(session_id: int, seat: int, version: int) -> bool:
+    """A bot's move, off the request path; stale requests (the game moved on) do nothing."""
+    from companion.services import play_bot_turn
+
+    return play_bot_turn(session_id, seat, version)
+
+
+@shared_task
+def enforce_deadline(session_id: int) -> int:
+    """Play the default action for seats whose timer ran out (also done lazily on requests)."""
+    from companion.services import enforce_deadline as enforce
+
+    session = GameSession.objects.filter(pk=session_id).first()
+    return enforce(session) if session is not None else 0

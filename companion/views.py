@@ -107,6 +107,8 @@ def session_page(request: HttpRequest, code: str) -> HttpResponse:
         return _error_response(request, error)
     if session.code != code:
         return HttpResponseRedirect(reverse("session", args=[session.code]))
+    if services.enforce_deadline(session):
+        session.refresh_from_db()
     token = phone_token(request.session)
     seats = list(session.seats.all())
     viewer = viewer_for(session, seats, token)
@@ -213,6 +215,11 @@ def claim(request: HttpRequest, code: str, index: int) -> HttpResponse:
 @require_POST
 def free(request: HttpRequest, code: str, index: int) -> HttpResponse:
     return _write(request, code, lambda session, token: services.free_seat(session, index, token))
+
+
+@require_POST
+def bot(request: HttpRequest, code: str, index: int) -> HttpResponse:
+    return _write(request, code, lambda session, token: services.seat_bot(session, index, token))
 
 
 @require_POST

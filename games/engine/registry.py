@@ -2,14 +2,40 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from importlib import import_module
+from typing import Any
 
-from games.engine.protocol import Engine
+from games.engine.protocol import Engine, State
+from games.engine.rng import SeededRandom
 
 ENGINES: dict[str, str] = {
     "adrenaline": "games.adrenaline.rules:ENGINE",
 }
+
+
+BOTS: dict[str, str] = {
+    "shazamm": "games.shazamm.bot:choose",
+}
+
+
+def _load(path: str) -> Any:
+    module_name, attribute = path.split(":")
+    return getattr(import_module(module_name), attribute)
+
+
+@cache
+def get_bot(slug: str) -> Callable[[State, int, SeededRandom], dict[str, Any]]:
+    """The game's bot: ``choose(view, seat, rng) -> payload``, from the seat's view only."""
+    try:
+        return _load(BOTS[slug])
+    except KeyError:
+        raise LookupError(f"no bot for game {slug!r}") from None
+
+
+def has_bot(slug: str) -> bool:
+    return slug in BOTS
 
 
 @cache

@@ -27,3 +27,27 @@
   });
   document.addEventListener("DOMContentLoaded", keepAwake);
 })();
+
+// Turn timers: count down on the phone; at zero ask the server to enforce the
+// deadline (it also does so itself; this only makes it immediate).
+(function () {
+  "use strict";
+  var socket = null;
+  var timer = null;
+  document.addEventListener("htmx:wsOpen", function (event) { socket = event.detail.socketWrapper; });
+  document.addEventListener("htmx:wsClose", function () { socket = null; });
+  function tick() {
+    var el = document.querySelector("[data-deadline]");
+    if (!el) { clearInterval(timer); timer = null; return; }
+    var left = Math.ceil((Date.parse(el.dataset.deadline) - Date.now()) / 1000);
+    var out = el.querySelector(".countdown");
+    if (out) out.textContent = String(Math.max(0, left));
+    if (left <= 0 && !el.dataset.asked && socket) {
+      el.dataset.asked = "1";
+      socket.send(JSON.stringify({ type: "sync" }));
+    }
+  }
+  function start() { if (!timer && document.querySelector("[data-deadline]")) timer = setInterval(tick, 500); }
+  document.addEventListener("htmx:wsAfterMessage", start);
+  document.addEventListener("DOMContentLoaded", start);
+})();
