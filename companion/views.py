@@ -109,7 +109,8 @@ def session_page(request: HttpRequest, code: str) -> HttpResponse:
         return HttpResponseRedirect(reverse("session", args=[session.code]))
     if services.enforce_deadline(session):
         session.refresh_from_db()
-    token = phone_token(request.session)
+    # Made now, so the socket this page opens already knows the phone when it sits.
+    token = phone_token(request.session, create=True)
     seats = list(session.seats.all())
     viewer = viewer_for(session, seats, token)
     context = table_context(session, viewer)

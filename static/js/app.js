@@ -51,3 +51,12 @@
   document.addEventListener("htmx:wsAfterMessage", start);
   document.addEventListener("DOMContentLoaded", start);
 })();
+
+// Our 4xx replies carry HX-Retarget (a message for #messages): keep them away from
+// django-htmx's debug handler, which would replace the whole page in DEBUG mode.
+document.addEventListener("DOMContentLoaded", function () {
+  document.body.addEventListener("htmx:beforeOnLoad", function (event) {
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.getResponseHeader("HX-Retarget")) event.stopPropagation();
+  });
+});

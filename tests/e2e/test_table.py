@@ -1,0 +1,302 @@
+"""Phones at the table: what each player sees in a real browser, live over the socket.
+
+Every test drives Debian Chromium against a real daphne process (see conftest.py).
+Two phones are two browser contexts, so each has its own cookie and its own seat.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from django.utils import translation
+from playwright.sync_api import Page, WebSocketRoute, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+# No Django test database: the server under test has its own SQLite file, and
+# nothing here uses the ``db`` fixture, so pytest-django never sets one up.
+pytestmark = [pytest.mark.e2e]
+
+REPO = Path(__file__).resolve().parents[2]
+SESSION_URL = re.compile(r"/s/([A-Z0-9]+)/$")
+WS_URL = re.compile(r"/ws/s/")
+# How long a phone waits for something another phone did to show up.
+LIVE_TIMEOUT_MS = 5_000
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def create_session(page: Page, host_seat: str = "banshee") -> str:
+    """Phone ``page`` creates an Adrenaline table (D-struct-OR plays first) and sits down."""
+    page.goto("/new/adrenaline/")
+    page.fill("#name_banshee", "Anna")
+    page.fill("#name_dozer", "Bruno")
+    page.select_option("#first", "dstructor")
+    page.select_option("#host_seat", host_seat)
+    page.get_by_role("button", name="Create session").click()
+    page.wait_for_url(SESSION_URL)
+    wait_live(page)
+    match = SESSION_URL.search(page.url)
+    assert match, page.url
+    return match.group(1)
+
+
+def wait_live(page: Page, timeout: float = LIVE_TIMEOUT_MS) -> None:
+    page.wait_for_selector("#connection[data-state=live]", state="attached", timeout=timeout)
+
+
+def track(page: Page, character: str):
+    return page.locator(f"article#player-{character} ol.track")
+
+
+def expect_damage(page: Page, character: str, damage: int) -> None:
+    """Wait (up to 5 s) until this phone's board for ``character`` shows ``damage``."""
+    selector = f"article#player-{character} ol.track[data-damage='{damage}']"
+    try:
+        page.wait_for_selector(selector, state="attached", timeout=LIVE_TIMEOUT_MS)
+    except PlaywrightTimeoutError:
+        shown = track(page, character).get_attribute("data-damage", timeout=1_000)
+        raise AssertionError(f"{character} shows {shown} damage, expected {damage}") from None
+
+
+def hit(page: Page, character: str, expected_after: int) -> None:
+    """Tap "+1 damage" and wait for this phone's own board to show it.
+
+    Waiting matters: each button carries a one-time key, so a second tap on the
+    same (not yet replaced) button is the same action and counts once.
+    """
+    page.locator(f"[data-hit={character}]").click()
+    expect_damage(page, character, expected_after)
+
+
+def join_by_code(page: Page, code: str) -> None:
+    page.goto("/")
+    page.fill("#code", code.lower())  # phones type in lower case; the code is not
+    page.get_by_role("button", name="Join", exact=True).click()
+    page.wait_for_url(SESSION_URL)
+    wait_live(page)
+
+
+def sit(page: Page, name: str) -> None:
+    page.get_by_role("button", name=f"Sit as {name}").click()
+
+
+# ---------------------------------------------------------------- live table
+
+
+def test_a_tap_on_one_phone_shows_up_on_the_other_phone_without_reloading(phone_a, phone_b):
+    code = create_session(phone_a)
+    join_by_code(phone_b, code)
+    assert SESSION_URL.search(phone_b.url).group(1) == code
+    sit(phone_b, "Bruno")
+    # Phone A sees the seat go, live.
+    bruno = phone_a.locator("#seats li.seat", has_text="Bruno")
+    expect(bruno.locator(".badge")).to_have_text("taken")
+    expect_damage(phone_b, "dozer", 0)
+
+    navigations = []
+    phone_b.on("framenavigated", lambda frame: navigations.append(frame.url))
+    hit(phone_a, "dozer", 1)
+
+    expect_damage(phone_b, "dozer", 1)
+    expect(phone_b.locator("#history")).to_contain_text("D-struct-OR hits Dozer: 1 damage.")
+    assert navigations == [], "phone B reloaded instead of updating live"
+
+
+def test_undo_on_one_phone_takes_the_damage_back_on_the_other(phone_a, phone_b):
+    code = create_session(phone_a)
+    phone_b.goto(f"/j/{code}/")
+    wait_live(phone_b)
+    hit(phone_a, "violet", 1)
+    expect_damage(phone_b, "violet", 1)
+
+    phone_a.locator("[data-undo]").click()
+
+    expect_damage(phone_a, "violet", 0)
+    expect_damage(phone_b, "violet", 0)
+    expect(phone_b.locator("#history")).to_contain_text("Undid action #1.")
+    expect(phone_b.locator("#history li.undone")).to_contain_text("D-struct-OR hits Violet")
+
+
+def test_a_phone_that_lost_its_connection_catches_up_when_it_reconnects(phone_a, phone_b):
+    code = create_session(phone_a)
+    down = False
+    sockets: list[WebSocketRoute] = []
+
+    def route(ws: WebSocketRoute) -> None:
+        if down:  # the network is still gone: this attempt fails too
+            ws.close(code=1013, reason="try again later")
+            return
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    phone_b.route_web_socket(WS_URL, route)
+    phone_b.goto(f"/j/{code}/")
+    wait_live(phone_b)
+    expect_damage(phone_b, "dozer", 0)
+
+    # The server restarts (1012): phone B's socket drops and it shows it.
+    down = True
+    sockets[-1].close(code=1012, reason="service restart")
+    expect(phone_b.locator("#connection")).to_have_attribute("data-state", "offline")
+    expect(phone_b.locator("#connection")).to_have_text("Reconnecting…")
+
+    hit(phone_a, "dozer", 1)
+    hit(phone_a, "dozer", 2)
+    expect_damage(phone_b, "dozer", 0)  # B heard nothing while it was away
+
+    down = False
+    # htmx retries with a jittered back-off (up to 1 s, 2 s, 4 s...): allow for it.
+    expect(phone_b.locator("#connection")).to_have_attribute("data-state", "live", timeout=15_000)
+    expect(phone_b.locator("#connection")).to_have_text("Live")
+    expect_damage(phone_b, "dozer", 2)
+    expect(phone_b.locator("#history")).to_contain_text("D-struct-OR hits Dozer")
+
+    # And it is live again, not just resynced once.
+    hit(phone_a, "dozer", 3)
+    expect_damage(phone_b, "dozer", 3)
+
+
+DEBUG_ERROR_SCRIPT = "**/django_htmx/django-htmx.js"
+
+
+@pytest.mark.parametrize(
+    "debug_script",
+    [
+        pytest.param(False, id="as-in-production"),
+        pytest.param(True, id="with-DEBUG-script"),
+    ],
+)
+def test_a_shot_with_too_much_damage_is_refused_with_a_message(phone_a, debug_script):
+    if not debug_script:
+        # With DEBUG off (production) {% htmx_script %} does not add this script; the
+        # test server runs with DEBUG on, so leave it out to see what players see.
+        phone_a.route(
+            DEBUG_ERROR_SCRIPT,
+            lambda route: route.fulfill(body="", content_type="text/javascript"),
+        )
+    create_session(phone_a)
+    phone_a.locator("#shot-tool summary").click()
+    form = phone_a.locator("#shot-form")
+    damage = form.locator(
+        ".target", has=phone_a.locator("input[type=hidden][value=dozer]")
+    ).locator("input[name$='.damage']")
+    # The browser would refuse 13 before posting; a tampered or stale page would not.
+    damage.evaluate("input => input.max = '99'")
+    damage.fill("13")
+    form.get_by_role("button", name="Record shot").click()
+
+    message = phone_a.locator("#messages .error")
+    expect(message).to_be_visible()
+    expect(message).to_contain_text("must be between 0 and 12")
+    # The message arrived by swapping #messages only: the table is still there.
+    assert phone_a.locator("article#player-dozer").count() == 1, "the table was replaced"
+    expect_damage(phone_a, "dozer", 0)
+    expect(phone_a.locator("#history")).to_contain_text("Nothing yet.")
+    expect(phone_a.locator("#connection")).to_have_attribute("data-state", "live")
+
+    # The message can be dismissed and the page still works.
+    message.locator("[data-dismiss]").click()
+    expect(message).to_have_count(0)
+    hit(phone_a, "dozer", 1)
+    expect(phone_a.locator("#messages .error")).to_have_count(0)
+
+
+def test_a_phone_that_sat_down_stays_seated_when_another_phone_taps(phone_a, phone_b):
+    code = create_session(phone_a)
+    phone_b.goto(f"/j/{code}/")
+    wait_live(phone_b)
+    with phone_b.expect_response(lambda response: "/claim" in response.url) as claimed:
+        sit(phone_b, "Bruno")
+    assert claimed.value.ok
+    bruno_on_a = phone_a.locator("#seats li.seat", has_text="Bruno")
+    expect(bruno_on_a.locator(".badge")).to_have_text("taken")
+
+    hit(phone_a, "violet", 1)
+    expect_damage(phone_b, "violet", 1)  # the live frame after the tap has arrived
+
+    bruno = phone_b.locator("#seats li.seat", has_text="Bruno")
+    expect(bruno.locator(".badge")).to_have_text("you", timeout=1_000)
+    expect(phone_b.locator("[data-hit=violet]")).to_be_visible(timeout=1_000)
+
+
+# ---------------------------------------------------------------- phone layout
+
+
+def _open_everything(page: Page) -> None:
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+
+
+def _check_phone_layout(page: Page, what: str) -> None:
+    width = page.viewport_size["width"]
+    overflow = page.evaluate(
+        """(width) => {
+          const doc = document.documentElement;
+          const wide = [...document.querySelectorAll('body *')].filter(el => {
+            if (el.closest('.sr-only')) return false;
+            const box = el.getBoundingClientRect();
+            return box.width > 0 && box.right > width + 0.5;
+          }).map(el => el.outerHTML.slice(0, 120));
+          return {scroll: doc.scrollWidth, body: document.body.scrollWidth, wide: wide.slice(0, 5)};
+        }""",
+        width,
+    )
+    assert overflow["scroll"] <= width, f"{what}: page scrolls sideways: {overflow}"
+    assert overflow["wide"] == [], f"{what}: elements stick out past {width}px: {overflow}"
+
+    small = page.evaluate(
+        """() => [...document.querySelectorAll('button, .button, [role=button]')]
+          .filter(el => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
+          .map(el => [el.getBoundingClientRect().height, el.outerHTML.slice(0, 100)])
+          .filter(([height]) => height < 40)"""
+    )
+    assert small == [], f"{what}: buttons shorter than 40px: {small}"
+
+
+def test_every_page_fits_a_360px_phone_with_big_enough_buttons(phone_a):
+    phone_a.goto("/")
+    _check_phone_layout(phone_a, "home page")
+
+    phone_a.goto("/new/adrenaline/")
+    _check_phone_layout(phone_a, "create page")
+
+    create_session(phone_a)
+    hit(phone_a, "dozer", 1)  # an undo button and a history entry too
+    _open_everything(phone_a)
+    _check_phone_layout(phone_a, "session page")
+
+    phone_a.goto("/join/?code=ZZZZZ")
+    _check_phone_layout(phone_a, "unknown code page")
+
+
+# ---------------------------------------------------------------- language
+
+
+def test_choosing_italian_in_the_header_shows_the_table_in_italian(phone_a, phone_b):
+    code = create_session(phone_a)
+    phone_b.goto(f"/j/{code}/")
+    wait_live(phone_b)
+    english_title = phone_b.locator("#history-title").inner_text()
+
+    with phone_b.expect_navigation():
+        phone_b.select_option("#language", "it")
+    wait_live(phone_b)
+
+    expect(phone_b.locator("html")).to_have_attribute("lang", "it")
+    expect(phone_b.locator("#language")).to_have_value("it")
+    with translation.override("it"):
+        italian_title = translation.gettext("What happened")
+        italian_seats = translation.gettext("Seats")
+    assert italian_title != english_title, "the Italian catalog does not translate it"
+    expect(phone_b.locator("#history-title")).to_have_text(italian_title)
+    expect(phone_b.locator("#seats-title")).to_have_text(italian_seats)
+
+    # Live frames for this phone keep its language.
+    hit(phone_a, "dozer", 1)
+    expect_damage(phone_b, "dozer", 1)
+    expect(phone_b.locator("#history-title")).to_have_text(italian_title)
+    expect(phone_b.locator("#history li").first).not_to_contain_text("hits Dozer")
+    # The other phone is untouched: the choice is per phone.
+    expect(phone_a.locator("#history-title")).to_have_text(english_title)
