@@ -37,7 +37,11 @@ def _error_response(
         response["HX-Retarget"] = "#messages"
         response["HX-Reswap"] = "outerHTML"
         return response
-    return render(request, "companion/error.html", {"error": text}, status=status)
+    code = request.resolver_match.kwargs.get("code") if request.resolver_match else None
+    back_url = reverse("session", args=[code]) if code and status != 404 else None
+    return render(
+        request, "companion/error.html", {"error": text, "back_url": back_url}, status=status
+    )
 
 
 def _index(raw: Any, field: str) -> int:
@@ -120,9 +124,11 @@ def session_page(request: HttpRequest, code: str) -> HttpResponse:
     )
     context["ws_path"] = reverse("session", args=[session.code]).replace("/s/", "/ws/s/", 1)
     presenter = presenter_for(session.game)
-    if context["can_edit"]:
+    if not session.is_ended and presenter.tools_template:
+        # Always on the page (a phone may sit down after loading it); the
+        # server still refuses a phone without a seat.
         context["tools_template"] = presenter.tools_template
-        context.update(presenter.tools_context(session))
+        context.update(presenter.tools_context(session, viewer))
     return render(request, "companion/session.html", context)
 
 

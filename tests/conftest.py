@@ -27,6 +27,18 @@ def _plain_static_files(settings):
 
 
 @pytest.fixture(autouse=True)
+def _eager_celery():
+    """Tasks run in the test process even when REDIS_URL points Celery at Redis,
+    so bots and deadlines are exercised and nothing is left queued on a shared broker."""
+    from config.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = before
+
+
+@pytest.fixture(autouse=True)
 def _english():
     from django.utils import translation
 

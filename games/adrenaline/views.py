@@ -179,7 +179,7 @@ class AdrenalinePresenter:
             )
         return localised
 
-    def tools_context(self, session: Any) -> dict[str, Any]:
+    def tools_context(self, session: Any, viewer: Any) -> dict[str, Any]:
         return {"shot": shot_context(session, QueryDict())}
 
     # ------------------------------------------------------------ history
@@ -188,6 +188,8 @@ class AdrenalinePresenter:
         kind = event.get("type")
         n = character_name
         if kind == "damage":
+            if not (event["damage"] or event["marks"] or event.get("marks_lost")):
+                return ""  # a target row of the shot form left at 0 and 0
             parts = []
             if event["damage"]:
                 parts.append(
@@ -312,6 +314,13 @@ class AdrenalinePresenter:
         return ""
 
 
+def _award_text(award: dict[str, Any]) -> str:
+    values = {"player": character_name(award["to"]), "points": award["points"]}
+    if award.get("reason") == "first_blood":
+        return _("%(player)s +%(points)s (first blood)") % values
+    return _("%(player)s +%(points)s") % values
+
+
 def _slots(player: dict[str, Any]) -> list[dict[str, Any]]:
     """Twelve damage slots with the shooter's colour and the thresholds marked."""
     slots = []
@@ -374,24 +383,28 @@ def _effect_pairs(effect: dict[str, Any]) -> list[int]:
 def prefill(
     weapon: dict[str, Any] | None, effects: list[str], targets: list[str]
 ) -> dict[str, tuple[int, int]]:
-    """Damage and marks per chosen target from the weapon's structured effects.
+    """Damage and marks per picked target from the weapon's structured effects.
 
-    Each chosen effect gives its damage and marks to the first targets picked,
-    up to the effect's target count; the players then adjust what the helper
-    cannot know (who stood where, which target got the extra).
+    Each chosen effect hits the targets in the order they were picked, up to its
+    target count; an effect marked ``new_targets`` (Lock Rifle's second lock,
+    T.H.O.R.'s chain) starts after the targets earlier effects used. The table
+    then adjusts what the helper cannot know (who stood where).
     """
     totals = {target: [0, 0] for target in targets}
     if weapon is None:
         return {t: (1, 0) for t in targets}
+    used = 0
     for effect in weapon["effects"]:
         if effect["slug"] not in effects:
             continue
+        start = used if effect.get("new_targets") else 0
         reach = effect.get("max_targets")
-        hit = targets if reach is None else targets[: max(reach, 0)]
+        hit = targets[start:] if reach is None else targets[start : start + max(reach, 0)]
         damages = _effect_pairs(effect)
         for i, target in enumerate(hit):
             totals[target][0] += damages[min(i, len(damages) - 1)]
             totals[target][1] += effect.get("marks", 0)
+        used = max(used, start + len(hit))
     return {t: (min(d, 12), min(m, 3)) for t, (d, m) in totals.items()}
 
 

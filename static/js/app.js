@@ -5,6 +5,7 @@
   function indicator(state) {
     var el = document.getElementById("connection");
     if (!el) return;
+    el.hidden = false;
     el.dataset.state = state;
     el.textContent = state === "live" ? el.dataset.liveText : el.dataset.offlineText;
   }

@@ -185,3 +185,37 @@ def test_the_host_can_end_the_session_and_then_nothing_changes(make_session, hos
     assert response.status_code == 409
     assert "has ended" in response.content.decode()
     assert phone("x").post(f"/s/{session.code}/host", {"end": "1"}).status_code in (403, 302)
+
+
+def test_the_second_lock_of_the_lock_rifle_marks_a_different_player(make_session, catalogs):
+    session = make_session(characters=("dstructor", "banshee", "dozer", "violet"))
+    body = (
+        Client()
+        .get(
+            f"/s/{session.code}/adrenaline/shot",
+            {
+                "shooter": "dstructor",
+                "weapon": "lock-rifle",
+                "effects[]": ["basic", "second-lock"],
+                "_pick[]": ["banshee", "dozer"],
+            },
+        )
+        .content.decode()
+    )
+    # Banshee (first picked): 2 damage + 1 mark; Dozer: only the second lock's mark.
+    assert 'name="hits.0.damage" min="0" max="12" value="2"' in body
+    assert 'name="hits.0.marks" min="0" max="3" value="1"' in body
+    assert 'name="hits.1.damage" min="0" max="12" value="0"' in body
+    assert 'name="hits.1.marks" min="0" max="3" value="1"' in body
+
+
+def test_target_rows_left_at_zero_do_not_appear_in_the_history(make_session, host_phone):
+    session = make_session()
+    post_shot(
+        host_phone,
+        session.code,
+        **{"hits.1.target": "banshee", "hits.1.damage": "0", "hits.1.marks": "0"},
+    )
+    page = host_phone.get(f"/s/{session.code}/").content.decode()
+    assert "D-struct-OR hits Dozer: 1 damage." in page
+    assert "hits Banshee" not in page
