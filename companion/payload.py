@@ -1,6 +1,7 @@
 """Turn a posted form into the JSON payload an engine parses.
 
-Empty fields are left out, and names starting with "_" only steer the form.
+Empty fields are left out (a ``name[]`` list with only empty values is ``[]``),
+and names starting with "_" only steer the form.
 Dotted names nest: ``hits.0.target=dozer&hits.0.damage=2`` becomes
 ``{"hits": [{"target": "dozer", "damage": "2"}]}``. Engines validate types and
 ranges; this only shapes the data and refuses shapes no form of ours produces.
@@ -26,8 +27,8 @@ def form_to_payload(data: QueryDict) -> dict[str, Any]:
         if name in RESERVED or name.startswith("_"):
             continue  # CSRF, one-time key, and fields that only steer the form
         values = [v for v in values if v != ""]
-        if not values:
-            continue  # an empty field means "not given"
+        if not values and not name.endswith("[]"):
+            continue  # an empty field means "not given"; an empty list stays a list
         parts = name.split(".")
         if len(parts) > MAX_DEPTH or not all(parts):
             raise BadRequest(_("The form field “%(field)s” is not understood."), field=name[:40])

@@ -82,7 +82,7 @@ def describe(presenter: Any, event: dict[str, Any], state: dict[str, Any], names
         return gettext("Time ran out for %(name)s: the default move was played.") % {
             "name": names.get(event.get("seat"), "?")
         }
-    return presenter.describe(event, state)
+    return presenter.describe(event, state, names)
 
 
 def last_effective_action(session: GameSession) -> Action | None:
@@ -105,6 +105,7 @@ def table_context(session: GameSession, viewer: Viewer) -> dict[str, Any]:
     can_edit = viewer.can_act and not session.is_ended
     last = last_effective_action(session)
     waiting = engine.waiting_for(session.state) if not session.is_ended else []
+    undo_allowed = not (engine.seat_bound and session.mode == GameSession.Mode.ONLINE)
     return {
         "session": session,
         "seats": seats,
@@ -114,7 +115,8 @@ def table_context(session: GameSession, viewer: Viewer) -> dict[str, Any]:
         "can_edit": can_edit,
         "own_only": session.edit_policy == GameSession.EditPolicy.OWN,
         "history": history(session, seats),
-        "undo_version": last.version if last else None,
+        "undo_version": last.version if last and undo_allowed else None,
+        "asks_edit_policy": presenter.asks_edit_policy,
         "board_template": presenter.board_template,
         "game": presenter.context(
             session, view, viewer, seats, can_edit, last.events if last else []

@@ -71,17 +71,21 @@ def new_session(request: HttpRequest, game: str) -> HttpResponse:
     if request.method != "POST":
         return HttpResponse(status=405)
     try:
-        names, options, host_seat = presenter.parse_setup(request.POST)
-        policy = request.POST.get("edit_policy", GameSession.EditPolicy.TABLE)
+        setup = presenter.parse_setup(request.POST)
+        token = phone_token(request.session, create=True)
         session = services.create_session(
             game=game,
-            seat_names=names,
-            options=options,
-            host_token=phone_token(request.session, create=True),
-            edit_policy=policy,
+            seat_names=setup.names,
+            options=setup.options,
+            host_token=token,
+            edit_policy=request.POST.get("edit_policy", GameSession.EditPolicy.TABLE),
+            mode=setup.mode,
+            turn_seconds=setup.turn_seconds,
         )
-        if host_seat is not None:
-            services.claim_seat(session, host_seat, phone_token(request.session))
+        if setup.host_seat is not None:
+            services.claim_seat(session, setup.host_seat, token)
+        for seat in setup.bot_seats:
+            services.seat_bot(session, seat, token)
     except (ServiceError, EngineError) as error:
         return _error_response(request, error, game)
     return HttpResponseRedirect(reverse("session", args=[session.code]))

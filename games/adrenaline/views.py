@@ -15,6 +15,7 @@ from companion import services
 from companion.errors import ServiceError, error_text
 from games.adrenaline import rules
 from games.models import Card
+from games.views import Setup
 
 COLOURS = ("red", "blue", "yellow")
 
@@ -65,6 +66,7 @@ class AdrenalinePresenter:
     board_template = "adrenaline/board.html"
     setup_template = "adrenaline/setup.html"
     tools_template = "adrenaline/tools.html"
+    asks_edit_policy = True
     players = "3–5"
 
     # ------------------------------------------------------------ set-up
@@ -76,8 +78,7 @@ class AdrenalinePresenter:
             "skull_choices": [5, 6, 7, 8],
         }
 
-    def parse_setup(self, post: QueryDict) -> tuple[list[str], dict[str, Any], int | None]:
-        """Seat names, raw engine options, and the seat this phone takes (if any)."""
+    def parse_setup(self, post: QueryDict) -> Setup:
         chosen = [slug for slug in CHARACTERS if post.get(f"play_{slug}") == "on"]
         names = [post.get(f"name_{slug}", "") or CHARACTERS[slug].name for slug in chosen]
         first = post.get("first", "")
@@ -87,7 +88,11 @@ class AdrenalinePresenter:
             "first_player": chosen.index(first) if first in chosen else 0,
         }
         host = post.get("host_seat", "")
-        return names, options, chosen.index(host) if host in chosen else None
+        return Setup(
+            names=names,
+            options=options,
+            host_seat=chosen.index(host) if host in chosen else None,
+        )
 
     # ------------------------------------------------------------ board
 
@@ -184,7 +189,9 @@ class AdrenalinePresenter:
 
     # ------------------------------------------------------------ history
 
-    def describe(self, event: dict[str, Any], state: dict[str, Any]) -> str:
+    def describe(
+        self, event: dict[str, Any], state: dict[str, Any], names: dict | None = None
+    ) -> str:
         kind = event.get("type")
         n = character_name
         if kind == "damage":

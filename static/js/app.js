@@ -61,3 +61,15 @@ document.addEventListener("DOMContentLoaded", function () {
     if (xhr && xhr.getResponseHeader("HX-Retarget")) event.stopPropagation();
   });
 });
+
+// Keyed fragments: a form the player is filling in (a secret bid, say) carries
+// data-swap-key; a live update with the same key leaves it alone.
+document.addEventListener("htmx:oobBeforeSwap", function (event) {
+  var target = event.detail.target;
+  var fragment = event.detail.fragment;
+  var incoming = fragment && (fragment.firstElementChild || fragment);
+  if (target && target.dataset && target.dataset.swapKey && incoming && incoming.dataset &&
+      incoming.dataset.swapKey === target.dataset.swapKey) {
+    event.detail.shouldSwap = false;
+  }
+});

@@ -1,0 +1,849 @@
+"""Shazamm! (2 players): the duel of two mages on a bridge over a river of lava.
+
+Each turn both mages secretly lock in a mana bid and some spell cards; when the second
+one locks in, both are revealed and resolved (spells in ascending number), the stronger
+attack pushes the wall of fire one slab toward the other mage, and both pay their bids.
+When the wall reaches a mage, or a mage runs out of mana, the round ends: one slab
+breaks at each end of the bridge and the mages step back to 3 slabs from the wall. A
+mage standing on a broken slab (or off the bridge) falls into the lava and loses.
+
+Pure Python: no Django, no I/O, no clock, no global randomness (the only randomness is
+:class:`~games.engine.rng.SeededRandom`, kept in ``state["rng"]``). ``apply`` never
+mutates its input and the state is JSON-serialisable. Decisions where the rulebook is
+silent are listed in ``docs/rules/shazamm.md``.
+
+Seats: seat 0 is the mage on the left (lower slab numbers), seat 1 on the right. Actions
+never carry a seat: the platform passes the poster's seat to :meth:`ShazammEngine.apply`.
+
+The shape of :meth:`ShazammEngine.view` for a seat ``s`` (``None``: a spectator):
+
+- ``"hands"``: ``[own cards, opponent's count]`` in seat order, e.g. ``[[0, 3, 7], 5]``
+  for seat 0 and ``[4, [0, 1, 12, 14]]`` for seat 1: one's own hand is a list of card
+  numbers, the other hand is replaced by its number of cards (an ``int``). A spectator
+  sees two counts. ``None`` in physical mode (the app does not know the hands).
+- ``"decks"``: ``[count, count]`` for everybody (a deck's order is never shown).
+- ``"locked"``: one's own entry as is (``{"bid", "spells", "clone"}`` or ``None``); the
+  other entry is ``True`` (they have locked in) or ``None``.
+- ``"orders"`` (chosen-order variant, before the duel): same rule as ``"locked"``.
+- ``"pending"``: ``{"seat", "kind", "options"}``; ``"options"`` is ``None`` unless the
+  viewer is the deciding seat.
+- ``"rng"`` is removed.
+
+Everything else (mana, wall, mages, broken slabs, discards, the previous turn's cards,
+the last reveal and the resolution in progress) is public: it was revealed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine.errors import InvalidInput, RuleError
+from games.engine.errors import gettext_noop as _
+from games.engine.protocol import Event, Outcome, Result, State
+from games.engine.rng import SeededRandom
+from games.engine.validate import as_choice, as_int, as_list, require
+from games.shazamm.spells import (
+    BLAZE,
+    BLUFF,
+    BOOST,
+    BOOST_ATTACK,
+    CARDS,
+    CLONE,
+    DOUBLE_DOSE,
+    END_OF_ROUND,
+    LARCENY,
+    LOSER_WINS,
+    MIDDLE,
+    MUTISM,
+    RECYCLE,
+    RECYCLE_RANGE,
+    REINFORCE_MANA,
+    REINFORCEMENT,
+    RESISTANCE,
+    SAFE_LOSS,
+    SPELLS,
+    SUCTION,
+)
+
+__all__ = [
+    "ENGINE",
+    "HANDS_MODES",
+    "MAX_MANA",
+    "SLABS",
+    "VARIANTS",
+    "Action",
+    "Decide",
+    "Lock",
+    "Order",
+    "ShazammEngine",
+    "clone_targets",
+    "distances",
+    "parse_action",
+    "parse_options",
+    "project_decision",
+]
+
+# --------------------------------------------------------------------------
+# Rules data
+# --------------------------------------------------------------------------
+
+SLABS = 19
+WALL_START = 9
+MAGE_GAP = 3  # mages stand 3 slabs from the wall at the start of a round
+MAX_MANA = 50
+FIRST_HAND = 5
+DRAW_PER_ROUND = 3
+MAX_ROUNDS = 7  # 16 broken-slab tiles: the 7th round end always drops someone
+
+VARIANTS: tuple[str, ...] = ("standard", "full_hand", "chosen_order")
+HANDS_MODES: tuple[str, ...] = ("tracked", "physical")
+ACTION_TYPES: tuple[str, ...] = ("lock", "decide", "order")
+
+
+# --------------------------------------------------------------------------
+# Actions
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Lock:
+    """A secret bid and spells. ``seat`` is never read from a payload (see module doc)."""
+
+    bid: int
+    spells: tuple[int, ...] = ()
+    clone: int | None = None
+    seat: int | None = field(default=None, compare=False)
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"type": "lock", "bid": self.bid, "spells": list(self.spells), "clone": self.clone}
+
+
+@dataclass(frozen=True)
+class Decide:
+    """A pending decision: an ``int`` for Recycle, a tuple of spells for Larceny."""
+
+    value: int | tuple[int, ...]
+    seat: int | None = field(default=None, compare=False)
+
+    def to_payload(self) -> dict[str, Any]:
+        value = list(self.value) if isinstance(self.value, tuple) else self.value
+        return {"type": "decide", "value": value}
+
+
+@dataclass(frozen=True)
+class Order:
+    """Chosen-order variant: the order of one's 14 spells in the deck."""
+
+    cards: tuple[int, ...]
+    seat: int | None = field(default=None, compare=False)
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"type": "order", "cards": list(self.cards)}
+
+
+Action = Lock | Decide | Order
+
+
+def _spell_list(value: Any, field_name: str, low: int) -> tuple[int, ...]:
+    items = as_list(value, field_name, len(CARDS))
+    numbers: list[int] = []
+    for item in items:
+        if isinstance(item, bool) or not isinstance(item, int | str):
+            raise InvalidInput(_("“%(field)s” must list spell numbers."), field=field_name)
+        number = as_int(item, field_name, -1000, 1000)
+        if not low <= number <= CARDS[-1]:
+            raise InvalidInput(_("There is no spell number %(spell)s."), spell=number)
+        numbers.append(number)
+    return tuple(numbers)
+
+
+def _parse_lock(payload: Mapping[str, Any]) -> Lock:
+    bid = as_int(require(payload, "bid"), "bid", 1, MAX_MANA)
+    spells = _spell_list(payload.get("spells"), "spells", BLUFF)
+    if len(set(spells)) != len(spells):
+        raise InvalidInput(_("Each spell can be played only once per turn."))
+    raw_clone = payload.get("clone")
+    clone: int | None = None
+    if raw_clone is not None:
+        clone = as_int(raw_clone, "clone", 1, SPELLS[-1])
+        if clone == CLONE:
+            raise InvalidInput(_("A Clone cannot copy another Clone."))
+        if CLONE not in spells:
+            raise InvalidInput(_("Only a Clone spell can copy a spell: play the Clone (2)."))
+    return Lock(bid=bid, spells=tuple(sorted(spells)), clone=clone)
+
+
+def _parse_decide(payload: Mapping[str, Any]) -> Decide:
+    if "value" not in payload or payload["value"] is None:
+        raise InvalidInput(_("The field “%(field)s” is missing."), field="value")
+    raw = payload["value"]
+    if isinstance(raw, list):
+        return Decide(tuple(sorted(_spell_list(raw, "value", 1))))
+    return Decide(as_int(raw, "value", -RECYCLE_RANGE, RECYCLE_RANGE))
+
+
+def _parse_order(payload: Mapping[str, Any]) -> Order:
+    cards = _spell_list(require(payload, "cards"), "cards", 1)
+    if sorted(cards) != list(SPELLS):
+        raise InvalidInput(_("The order must list each spell from 1 to 14 exactly once."))
+    return Order(cards)
+
+
+def parse_action(payload: Mapping[str, Any]) -> Action:
+    if not isinstance(payload, Mapping):
+        raise InvalidInput(_("Unknown action."))
+    kind = as_choice(require(payload, "type"), "type", ACTION_TYPES)
+    if kind == "lock":
+        return _parse_lock(payload)
+    if kind == "decide":
+        return _parse_decide(payload)
+    return _parse_order(payload)
+
+
+def parse_options(raw: Mapping[str, Any] | None, seats: int) -> dict[str, Any]:
+    if seats != 2:
+        raise InvalidInput(_("Shazamm! is a game for exactly 2 players."))
+    raw = raw or {}
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(_("“%(field)s” must be an object."), field="options")
+    variant = raw.get("variant") or "standard"
+    hands = raw.get("hands") or "tracked"
+    return {
+        "variant": as_choice(variant, "variant", VARIANTS),
+        "hands": as_choice(hands, "hands", HANDS_MODES),
+    }
+
+
+# --------------------------------------------------------------------------
+# Helpers (also used by the bot, on views)
+# --------------------------------------------------------------------------
+
+
+def _copy(value: Any) -> Any:
+    """Deep copy of JSON-like data (much faster than ``copy.deepcopy``)."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def tracked(state: Mapping[str, Any]) -> bool:
+    return state["options"]["hands"] == "tracked"
+
+
+def clone_targets(state: Mapping[str, Any], seat: int) -> list[int]:
+    """The spells ``seat``'s Clone may copy: what the opponent played (cancelled ones
+    included) or took with Larceny on the previous turn, minus the bluff and Clone."""
+    other = 1 - seat
+    cards = set(state["previous"][other]) | set(state["stolen"][other])
+    return sorted(cards - {BLUFF, CLONE})
+
+
+def distances(state: Mapping[str, Any], seat: int) -> tuple[int, int]:
+    """(slabs between the wall and ``seat``'s mage, the same for the opponent)."""
+    wall = state["wall"]
+    mages = state["mages"]
+    return abs(wall - mages[seat]), abs(wall - mages[1 - seat])
+
+
+def recycle_bounds(state: Mapping[str, Any], seat: int, bid: int) -> tuple[int, int]:
+    """Lowest and highest corrected bid a Recycle allows from ``bid``."""
+    low = max(1, bid - RECYCLE_RANGE)
+    high = min(state["mana"][seat], bid + RECYCLE_RANGE)
+    return low, max(low, high)
+
+
+def project_decision(view: Mapping[str, Any], seat: int, value: int | tuple[int, ...]) -> State:
+    """The rest of the turn played out on a copy of ``view`` (a state or a seat's view)
+    if ``seat`` answers ``value`` to the pending decision; any later decision gets its
+    default answer. For the bot: it needs no hand, deck or rng (no cards are drawn)."""
+    state = _copy(dict(view))
+    state["options"] = {**state["options"], "hands": "physical"}
+    _apply_decide(state, Decide(value), seat)
+    while state["phase"] == "deciding":
+        pending = state["pending"]
+        default = Decide(0) if pending["kind"] == "recycle" else Decide(())
+        _apply_decide(state, default, pending["seat"])
+    return state
+
+
+def _fallen(state: Mapping[str, Any], seat: int) -> bool:
+    broken = state["broken"]
+    return not broken <= state["mages"][seat] <= SLABS - 1 - broken
+
+
+def _draw(state: State, seat: int, count: int) -> int:
+    deck = state["decks"][seat]
+    drawn = deck[:count]
+    del deck[:count]
+    state["hands"][seat] = sorted(state["hands"][seat] + drawn)
+    return len(drawn)
+
+
+# --------------------------------------------------------------------------
+# Resolution
+# --------------------------------------------------------------------------
+
+
+def _entry_key(entry: Mapping[str, Any]) -> tuple[int, bool, int]:
+    # Ascending number; a card played from the hand before a cloned copy of the same
+    # number; then seat order (two clones of the same number).
+    return (entry["spell"], entry["cloned"], entry["seat"])
+
+
+def _void(state: State, entries: list[dict[str, Any]], events: list[Event]) -> None:
+    for entry in entries:
+        events.append({"type": "void", "seat": entry["seat"], "spell": entry["spell"]})
+
+
+def _reveal(state: State) -> list[Event]:
+    locks = state["locked"]
+    bids = [locks[s]["bid"] for s in (0, 1)]
+    spells = [list(locks[s]["spells"]) for s in (0, 1)]
+    clones = [locks[s]["clone"] for s in (0, 1)]
+    state["locked"] = [None, None]
+    events: list[Event] = [{"type": "reveal", "bids": bids, "spells": spells, "clones": clones}]
+
+    # The cards leave the hands; every real spell goes to its owner's discard pile.
+    for seat in (0, 1):
+        for number in spells[seat]:
+            if number == BLUFF:
+                continue
+            if tracked(state):
+                state["hands"][seat].remove(number)
+            state["discards"][seat].append(number)
+    state["previous"] = [list(spells[0]), list(spells[1])]
+    state["stolen"] = [[], []]
+    state["last"] = {
+        "bids": list(bids),
+        "spells": [list(spells[0]), list(spells[1])],
+        "clones": list(clones),
+        "final_bids": None,
+        "attacks": None,
+        "steps": [],
+    }
+
+    # Identical spells cancel out, untouchable by anything else.
+    common = (set(spells[0]) & set(spells[1])) - {BLUFF}
+    for number in sorted(common):
+        events.append({"type": "cancel", "spell": number})
+    live = [[n for n in spells[s] if n != BLUFF and n not in common] for s in (0, 1)]
+    as_entries = [
+        {"spell": n, "seat": s, "cloned": False, "stolen": False} for s in (0, 1) for n in live[s]
+    ]
+    as_entries.sort(key=_entry_key)
+
+    queue: list[dict[str, Any]] = []
+    if state["mutism"]:
+        _void(state, as_entries, events)
+    else:
+        casters = [e for e in as_entries if e["spell"] == MUTISM]
+        if casters:
+            state["mutism"] = True
+            events.append({"type": "mutism", "seat": casters[0]["seat"]})
+            _void(state, [e for e in as_entries if e["spell"] != MUTISM], events)
+        else:
+            for entry in as_entries:
+                if entry["spell"] != CLONE:
+                    queue.append(entry)
+                    continue
+                seat = entry["seat"]
+                target = clones[seat]
+                if target is None:
+                    _void(state, [entry], events)
+                    continue
+                events.append({"type": "clone", "seat": seat, "spell": target})
+                queue.append({"spell": target, "seat": seat, "cloned": True, "stolen": False})
+            queue.sort(key=_entry_key)
+
+    state["resolution"] = {
+        "queue": queue,
+        "bids": list(bids),
+        "attacks": list(bids),
+        "loser_wins": False,
+        "blaze": False,
+        "resistance": [False, False],
+        "stolen": [],
+    }
+    events.extend(_run(state))
+    return events
+
+
+def _run(state: State) -> list[Event]:
+    """Resolve the queue until a decision is needed or the turn is over."""
+    res = state["resolution"]
+    queue = res["queue"]
+    events: list[Event] = []
+    while queue and queue[0]["spell"] < SAFE_LOSS:
+        entry = queue.pop(0)
+        number, seat = entry["spell"], entry["seat"]
+        if number == MUTISM:  # only a cloned Mutism gets here
+            state["mutism"] = True
+            events.append({"type": "mutism", "seat": seat})
+            _void(state, queue, events)
+            queue.clear()
+        elif number == LARCENY:
+            other = 1 - seat
+            stolen = [e for e in queue if e["seat"] == other]
+            queue[:] = [e for e in queue if e["seat"] != other]
+            numbers = [e["spell"] for e in stolen]
+            state["stolen"][seat].extend(numbers)
+            events.append({"type": "steal", "seat": seat, "spells": numbers})
+            if stolen:
+                res["stolen"] = stolen
+                state["pending"] = {
+                    "seat": seat,
+                    "kind": "larceny",
+                    "options": {"spells": numbers},
+                }
+                state["phase"] = "deciding"
+                events.append({"type": "decision", "seat": seat, "kind": "larceny"})
+                return events
+        elif number == END_OF_ROUND:
+            events.append({"type": "end_round_spell", "seat": seat})
+            _void(state, queue, events)
+            queue.clear()
+            _finish_turn(state, events, ended=True)
+            return events
+        elif number == MIDDLE:
+            state["wall"] = (state["mages"][0] + state["mages"][1]) // 2
+            events.append({"type": "middle", "wall": state["wall"]})
+        elif number == RECYCLE:
+            bid = res["bids"][seat]
+            low, high = recycle_bounds(state, seat, bid)
+            if low == high == bid:  # nothing to choose
+                events.append({"type": "recycle", "seat": seat, "bid": bid})
+                continue
+            state["pending"] = {
+                "seat": seat,
+                "kind": "recycle",
+                "options": {
+                    "bid": bid,
+                    "low": low,
+                    "high": high,
+                    "min_change": low - bid,
+                    "max_change": high - bid,
+                    "bids": list(res["bids"]),
+                },
+            }
+            state["phase"] = "deciding"
+            events.append({"type": "decision", "seat": seat, "kind": "recycle"})
+            return events
+        elif number == BOOST:
+            res["attacks"][seat] += BOOST_ATTACK
+            events.append({"type": "boost", "seat": seat, "attack": res["attacks"][seat]})
+        elif number == DOUBLE_DOSE:
+            res["attacks"][seat] *= 2
+            events.append({"type": "double", "seat": seat, "attack": res["attacks"][seat]})
+        elif number == LOSER_WINS:
+            res["loser_wins"] = True
+        elif number == BLAZE:
+            res["blaze"] = True
+        elif number == RESISTANCE:
+            res["resistance"][seat] = True
+    _finish_turn(state, events, ended=False)
+    return events
+
+
+def _move_wall(state: State, toward: int, steps: int) -> tuple[int, bool]:
+    """Move the wall ``steps`` slabs toward ``toward``'s mage; (slabs moved, reached)."""
+    wall = state["wall"]
+    mage = state["mages"][toward]
+    direction = -1 if toward == 0 else 1
+    target = wall + direction * steps
+    reached = target <= mage if toward == 0 else target >= mage
+    target = min(max(target, 0), SLABS - 1)
+    state["wall"] = target
+    return abs(target - wall), reached
+
+
+def _finish_turn(state: State, events: list[Event], ended: bool) -> None:
+    """Attacks, movement, payment and the late spells; then the next turn or round."""
+    res = state["resolution"]
+    state["last"]["final_bids"] = list(res["bids"])
+    state["last"]["attacks"] = list(res["attacks"])
+    round_over = ended
+    if not ended:
+        attacks = res["attacks"]
+        winner = 0 if attacks[0] > attacks[1] else 1 if attacks[1] > attacks[0] else None
+        events.append({"type": "attack", "attacks": list(attacks), "winner": winner})
+        toward: int | None = None
+        steps = 0
+        if winner is not None:
+            toward, steps = 1 - winner, 1
+            if res["loser_wins"]:
+                toward = winner
+                events.append({"type": "loser_wins"})
+            if res["blaze"]:
+                steps = 2
+                events.append({"type": "blaze"})
+            if res["resistance"][toward]:
+                events.append({"type": "resistance", "seat": toward})
+                toward, steps = None, 0
+        moved = 0
+        if toward is not None and steps:
+            moved, round_over = _move_wall(state, toward, steps)
+        events.append({"type": "move", "wall": state["wall"], "steps": moved, "toward": toward})
+
+        late = res["queue"]
+        safe = [False, False]
+        for entry in late:
+            if entry["spell"] == SAFE_LOSS and toward == entry["seat"] and moved:
+                if not safe[entry["seat"]]:
+                    events.append({"type": "safe_loss", "seat": entry["seat"]})
+                safe[entry["seat"]] = True
+        for seat in (0, 1):
+            if safe[seat]:
+                continue
+            state["mana"][seat] -= res["bids"][seat]
+            events.append(
+                {
+                    "type": "pay",
+                    "seat": seat,
+                    "amount": res["bids"][seat],
+                    "mana": state["mana"][seat],
+                }
+            )
+        for entry in late:
+            seat = entry["seat"]
+            if entry["spell"] == REINFORCEMENT:
+                state["mana"][seat] = min(MAX_MANA, state["mana"][seat] + REINFORCE_MANA)
+                events.append({"type": "reinforce", "seat": seat, "mana": state["mana"][seat]})
+            elif entry["spell"] == SUCTION:
+                gain = res["bids"][1 - seat]
+                state["mana"][seat] = min(MAX_MANA, state["mana"][seat] + gain)
+                events.append({"type": "suction", "seat": seat, "mana": state["mana"][seat]})
+        res["queue"] = []
+
+        if not round_over:
+            empty = [s for s in (0, 1) if state["mana"][s] == 0]
+            if len(empty) == 1:
+                loser = empty[0]
+                push = state["mana"][1 - loser]
+                distance = abs(state["wall"] - state["mages"][loser])
+                events.append({"type": "out_of_mana", "seat": loser, "push": push})
+                moved, _reached = _move_wall(state, loser, min(push, distance))
+                events.append(
+                    {"type": "move", "wall": state["wall"], "steps": moved, "toward": loser}
+                )
+                round_over = True
+            elif len(empty) == 2:
+                events.append({"type": "out_of_mana", "seat": None, "push": 0})
+                round_over = True
+
+    state["resolution"] = None
+    state["pending"] = None
+    if round_over:
+        _end_round(state, events)
+    else:
+        state["turn"] += 1
+        state["phase"] = "bidding"
+
+
+def _end_round(state: State, events: list[Event]) -> None:
+    state["broken"] += 1
+    wall = state["wall"]
+    state["mages"] = [wall - MAGE_GAP, wall + MAGE_GAP]
+    events.append(
+        {
+            "type": "round_end",
+            "round": state["round"],
+            "wall": wall,
+            "mages": list(state["mages"]),
+            "broken": state["broken"],
+        }
+    )
+    fallen = [s for s in (0, 1) if _fallen(state, s)]
+    if fallen:
+        state["phase"] = "over"
+        state["winner"] = 1 - fallen[0] if len(fallen) == 1 else None
+        state["draw"] = len(fallen) == 2
+        state["mutism"] = False
+        events.append({"type": "game_over", "winner": state["winner"]})
+        return
+    state["mana"] = [MAX_MANA, MAX_MANA]
+    state["mutism"] = False
+    state["round"] += 1
+    state["turn"] = 1
+    state["phase"] = "bidding"
+    if tracked(state):
+        for seat in (0, 1):
+            count = _draw(state, seat, DRAW_PER_ROUND)
+            if count:
+                events.append({"type": "drew", "seat": seat, "count": count})
+
+
+# --------------------------------------------------------------------------
+# Applying actions
+# --------------------------------------------------------------------------
+
+
+def _wrong_phase(state: Mapping[str, Any]) -> RuleError:
+    phase = state["phase"]
+    if phase == "ordering":
+        return RuleError(_("Both mages must first choose the order of their spells."))
+    if phase == "deciding":
+        player = state["names"][state["pending"]["seat"]]
+        return RuleError(_("Wait: %(player)s has a decision to make."), player=player)
+    if phase == "bidding":
+        return RuleError(_("This is the time to bid, not to do that."))
+    return RuleError(_("The game is over."))
+
+
+def _apply_lock(state: State, action: Lock, seat: int) -> list[Event]:
+    if state["phase"] != "bidding":
+        raise _wrong_phase(state)
+    if state["locked"][seat] is not None:
+        raise RuleError(_("You have already locked in your bid this turn."))
+    mana = state["mana"][seat]
+    if not 1 <= action.bid <= mana:
+        raise RuleError(
+            _("You bid %(bid)s but you have only %(mana)s mana: bid from 1 to %(mana)s."),
+            bid=action.bid,
+            mana=mana,
+        )
+    if tracked(state):
+        hand = state["hands"][seat]
+        for number in action.spells:
+            if number not in hand:
+                raise RuleError(_("Spell %(spell)s is not in your hand."), spell=number)
+    else:
+        spent = state["discards"][seat]
+        for number in action.spells:
+            if number != BLUFF and number in spent:
+                raise RuleError(
+                    _("You have already used spell %(spell)s in this duel."), spell=number
+                )
+    if action.clone is not None and action.clone not in clone_targets(state, seat):
+        raise RuleError(
+            _("Clone can only copy a spell your opponent played on the previous turn."),
+        )
+    state["locked"][seat] = {
+        "bid": action.bid,
+        "spells": list(action.spells),
+        "clone": action.clone,
+    }
+    events: list[Event] = [{"type": "locked", "seat": seat}]
+    if all(lock is not None for lock in state["locked"]):
+        revealed = _reveal(state)
+        state["last"]["steps"].extend(_copy(revealed))
+        events.extend(revealed)
+    return events
+
+
+def _apply_decide(state: State, action: Decide, seat: int) -> list[Event]:
+    if state["phase"] != "deciding":
+        raise RuleError(_("There is no decision to make now."))
+    pending = state["pending"]
+    if pending["seat"] != seat:
+        raise RuleError(
+            _("This decision belongs to %(player)s."), player=state["names"][pending["seat"]]
+        )
+    res = state["resolution"]
+    events: list[Event] = []
+    if pending["kind"] == "recycle":
+        if not isinstance(action.value, int):
+            raise RuleError(_("Recycle needs a change of your bid, from -5 to +5."))
+        options = pending["options"]
+        new_bid = options["bid"] + action.value
+        if not options["low"] <= new_bid <= options["high"]:
+            raise RuleError(
+                _("Your corrected bid must be between %(low)s and %(high)s."),
+                low=options["low"],
+                high=options["high"],
+            )
+        res["bids"][seat] = new_bid
+        res["attacks"][seat] += action.value
+        events.append({"type": "recycle", "seat": seat, "bid": new_bid})
+    else:
+        if not isinstance(action.value, tuple):
+            raise RuleError(_("Choose which of the stolen spells to apply."))
+        wanted = Counter(action.value)
+        available = Counter(e["spell"] for e in res["stolen"])
+        for number, count in wanted.items():
+            if available[number] < count:
+                raise RuleError(_("You did not steal spell %(spell)s."), spell=number)
+        kept: list[dict[str, Any]] = []
+        dropped: list[dict[str, Any]] = []
+        for entry in res["stolen"]:
+            if wanted[entry["spell"]] > 0:
+                wanted[entry["spell"]] -= 1
+                kept.append({**entry, "seat": seat, "stolen": True})
+            else:
+                dropped.append({**entry, "seat": seat})
+        events.append({"type": "kept", "seat": seat, "spells": [e["spell"] for e in kept]})
+        _void(state, dropped, events)
+        res["stolen"] = []
+        res["queue"].extend(kept)
+        res["queue"].sort(key=_entry_key)
+    state["pending"] = None
+    events.extend(_run(state))
+    state["last"]["steps"].extend(_copy(events))
+    return events
+
+
+def _apply_order(state: State, action: Order, seat: int) -> list[Event]:
+    if state["phase"] != "ordering":
+        raise RuleError(_("The spells can only be ordered before the duel starts."))
+    if state["orders"][seat] is not None:
+        raise RuleError(_("You have already chosen the order of your spells."))
+    state["orders"][seat] = list(action.cards)
+    events: list[Event] = [{"type": "ordered", "seat": seat}]
+    if all(order is not None for order in state["orders"]):
+        for s in (0, 1):
+            state["decks"][s] = list(state["orders"][s])
+            count = _draw(state, s, FIRST_HAND)
+            events.append({"type": "drew", "seat": s, "count": count})
+        state["orders"] = None
+        state["phase"] = "bidding"
+    return events
+
+
+# --------------------------------------------------------------------------
+# The engine
+# --------------------------------------------------------------------------
+
+
+class ShazammEngine:
+    slug = "shazamm"
+    min_seats = 2
+    max_seats = 2
+    seat_bound = True  # bids and hands are secret
+
+    def parse_options(self, raw: Mapping[str, Any] | None, seats: int) -> dict[str, Any]:
+        return parse_options(raw, seats)
+
+    def new_state(self, seats: Sequence[str], options: Mapping[str, Any], seed: int) -> State:
+        opts = parse_options(options, len(seats))
+        rng = SeededRandom(seed)
+        hands: list[list[int]] | None = None
+        decks: list[list[int]] | None = None
+        phase = "bidding"
+        orders: list[Any] | None = None
+        if opts["hands"] == "tracked":
+            if opts["variant"] == "full_hand":
+                hands = [list(CARDS), list(CARDS)]
+                decks = [[], []]
+            elif opts["variant"] == "chosen_order":
+                hands = [[BLUFF], [BLUFF]]
+                decks = [[], []]
+                orders = [None, None]
+                phase = "ordering"
+            else:
+                hands, decks = [], []
+                for _seat in (0, 1):
+                    deck = list(SPELLS)
+                    rng.shuffle(deck)
+                    hands.append(sorted([BLUFF, *deck[:FIRST_HAND]]))
+                    decks.append(deck[FIRST_HAND:])
+        return {
+            "game": self.slug,
+            "names": [str(name) for name in seats],
+            "options": opts,
+            "slabs": SLABS,
+            "broken": 0,
+            "wall": WALL_START,
+            "mages": [WALL_START - MAGE_GAP, WALL_START + MAGE_GAP],
+            "round": 1,
+            "turn": 1,
+            "mana": [MAX_MANA, MAX_MANA],
+            "hands": hands,
+            "decks": decks,
+            "discards": [[], []],
+            "phase": phase,
+            "orders": orders,
+            "locked": [None, None],
+            "mutism": False,
+            "previous": [[], []],
+            "stolen": [[], []],
+            "pending": None,
+            "resolution": None,
+            "last": None,
+            "winner": None,
+            "draw": False,
+            "rng": rng.to_state(),
+        }
+
+    def parse_action(self, payload: Mapping[str, Any]) -> Action:
+        return parse_action(payload)
+
+    def apply(self, state: State, action: Any, seat: int | None = None) -> Result:
+        if state["phase"] == "over":
+            raise RuleError(_("The game is over."))
+        if not isinstance(action, Lock | Decide | Order):
+            raise InvalidInput(_("Unknown action."))
+        if seat is None:
+            raise RuleError(_("Only a seated player can do this."))
+        if seat not in (0, 1):
+            raise RuleError(_("There is no seat %(seat)s in this game."), seat=seat)
+        new = _copy(state)
+        if isinstance(action, Lock):
+            events = _apply_lock(new, action, seat)
+        elif isinstance(action, Decide):
+            events = _apply_decide(new, action, seat)
+        else:
+            events = _apply_order(new, action, seat)
+        return Result(new, events)
+
+    def owner(self, state: State, action: Any) -> int | None:
+        """Actions carry no seat in their payload: the platform passes it to ``apply``."""
+        return getattr(action, "seat", None)
+
+    def view(self, state: State, seat: int | None) -> State:
+        view = {k: _copy(v) for k, v in state.items() if k != "rng"}
+        if view["hands"] is not None:
+            view["hands"] = [
+                hand if s == seat else len(hand) for s, hand in enumerate(view["hands"])
+            ]
+        if view["decks"] is not None:
+            view["decks"] = [len(deck) for deck in view["decks"]]
+        view["locked"] = [
+            lock if s == seat else (None if lock is None else True)
+            for s, lock in enumerate(view["locked"])
+        ]
+        if view.get("orders") is not None:
+            view["orders"] = [
+                order if s == seat else (None if order is None else True)
+                for s, order in enumerate(view["orders"])
+            ]
+        pending = view["pending"]
+        if pending is not None and pending["seat"] != seat:
+            pending["options"] = None
+        return view
+
+    def waiting_for(self, state: State) -> list[int]:
+        phase = state["phase"]
+        if phase == "ordering":
+            return [s for s in (0, 1) if state["orders"][s] is None]
+        if phase == "bidding":
+            return [s for s in (0, 1) if state["locked"][s] is None]
+        if phase == "deciding":
+            return [state["pending"]["seat"]]
+        return []
+
+    def default_action(self, state: State, seat: int) -> dict[str, Any] | None:
+        if seat not in self.waiting_for(state):
+            return None
+        phase = state["phase"]
+        if phase == "ordering":
+            return Order(SPELLS).to_payload()
+        if phase == "bidding":
+            return Lock(bid=1).to_payload()
+        if state["pending"]["kind"] == "recycle":
+            return Decide(0).to_payload()
+        return Decide(()).to_payload()
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state["phase"] != "over":
+            return None
+        if state["winner"] is None:
+            return Outcome(places=[[0, 1]])
+        winner = state["winner"]
+        return Outcome(places=[[winner], [1 - winner]])
+
+
+ENGINE = ShazammEngine()
