@@ -89,7 +89,13 @@ TEMPLATES = [
 # Database: SQLite by default; DATABASE_URL (postgres://…) for production.
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL,
+            conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
+            conn_health_checks=True,
+        )
+    }
 else:
     DATABASES = {
         "default": {
@@ -109,7 +115,10 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                # redis-py 8 gives up on a reply after 5 s by default, while the
+                # channel layer blocks up to 5 s waiting for messages: an idle
+                # process would drop its sockets. No read timeout for the layer.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
                 "prefix": os.environ.get("CHANNEL_PREFIX", "segnalino"),
             },
         }

@@ -15,12 +15,14 @@ How it thinks:
   and a cautious 1–2. Every candidate bid (with every candidate set of spells) is
   scored by its expected value over that model, so the bot budgets mana across the
   turns it needs, outbids when a turn is decisive and otherwise bids low in this
-  all-pay auction.
+  all-pay auction. Among bids worth (nearly) the same it picks at random, so that it
+  cannot be read too easily.
 - **Spells.** Each spell has a *keep value* (what holding it for later is worth); a
   spell is played only when it gains more than that, so Resistance, Loser wins, Blaze
-  or Double dose come out at the decisive moments. The keep values drop to 0 when the
-  current round decides the game. Clone adds the opponent's previous cards as extra
-  candidates; Larceny and Mutism use simple rules (see :func:`_lock`).
+  or Double dose come out at the decisive moments. The keep values are halved when one
+  of the two possible ends of this round finishes the game, and drop to 0 when both
+  do. Spells are added greedily, best gain first. Clone adds the opponent's previous
+  cards as extra candidates; Larceny and Mutism use simple rules (see :func:`_lock`).
 - **Decisions** (Recycle, Larceny) are made by replaying the rest of the turn with the
   engine's own resolution on a copy of the view, for every possible answer.
 
@@ -130,8 +132,10 @@ class _Context:
         self.opp_mage = self.mages[self.opp]
         self.f_win = self.final(self.opp_mage)
         self.f_lose = self.final(self.my_mage)
-        # The round decides the game when either round end drops someone.
-        self.decisive = abs(self.f_win) >= FALL or abs(self.f_lose) >= FALL
+        # Round ends that finish the game (someone falls): spells left are then worthless.
+        ends = (abs(self.f_win) >= FALL) + (abs(self.f_lose) >= FALL)
+        self.decisive = ends > 0
+        self.keep_factor = 1.0 - ends / 2
         self.cache: dict[tuple[int, int, int], float] = {}
 
     def final(self, wall: int) -> float:
@@ -339,7 +343,7 @@ def _lock(view: dict[str, Any], seat: int, rng: SeededRandom) -> dict[str, Any]:
     ctx = _Context(view, seat)
     hand = _hand(view, seat)
     model = _opponent_bids(ctx)
-    keep_factor = 0.0 if ctx.decisive else 1.0
+    keep_factor = ctx.keep_factor
 
     if view["mutism"]:
         _value, bid = _best_bid(ctx, _Play((), keep_factor), model)
@@ -415,8 +419,7 @@ def _payload(bid: int, spells: list[int], clone: int | None) -> dict[str, Any]:
 
 def _after(view: dict[str, Any], seat: int, value: int | tuple[int, ...]) -> dict[str, Any]:
     """The turn played out on a copy of the view, if ``seat`` answers ``value``."""
-    state = rules.project_decision(view, seat, value)
-    return state
+    return rules.project_decision(view, seat, value)
 
 
 def _score(ctx: _Context, view: dict[str, Any], state: dict[str, Any]) -> float:

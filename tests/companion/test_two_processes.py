@@ -68,14 +68,6 @@ async def test_an_action_posted_to_one_process_reaches_a_socket_on_the_other(two
     assert damage_of(frame, "banshee") == 0
 
 
-@pytest.mark.xfail(
-    reason=(
-        "redis-py 8 reads with a 5 s socket_timeout while channels_redis blocks 5 s in "
-        "BZPOPMIN, so an idle consumer dies with 1011; config/settings.py should pass "
-        'hosts=[{"address": REDIS_URL, "socket_timeout": None}]'
-    ),
-    strict=False,
-)
 async def test_a_socket_idle_for_longer_than_the_redis_read_timeout_still_gets_updates(
     two_servers,
 ):
