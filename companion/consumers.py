@@ -103,8 +103,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         seats = list(session.seats.all())
         token = "" if self.spectator_key else phone_token(self.scope.get("session"))
         viewer = viewer_for(session, seats, token, spectator=bool(self.spectator_key))
-        csrf = self.scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
-        return render_frames(session, viewer, language=self.language, csrf_token=csrf)
+        return render_frames(session, viewer, language=self.language)
 
     async def _send_frames(self) -> None:
         await self.send(text_data=await self._render())

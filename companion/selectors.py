@@ -6,6 +6,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from django.urls import reverse
 from django.utils.translation import gettext
 
 from companion.models import Action, GameSession, Seat
@@ -96,29 +97,39 @@ def last_effective_action(session: GameSession) -> Action | None:
     )
 
 
-def table_context(session: GameSession, viewer: Viewer) -> dict[str, Any]:
-    """Everything the live fragments need, for one viewer."""
+def table_context(
+    session: GameSession, viewer: Viewer, *, include_shared: bool = True
+) -> dict[str, Any]:
+    """Everything the live fragments need, for one viewer.
+
+    ``include_shared=False`` skips the board, history and controls (the costly
+    part), for when their rendering is already cached.
+    """
     seats = list(session.seats.all())
     engine = get_engine(session.game)
     presenter = presenter_for(session.game)
-    view = engine.view(session.state, viewer.seat)
     can_edit = viewer.can_act and not session.is_ended
-    last = last_effective_action(session)
     waiting = engine.waiting_for(session.state) if not session.is_ended else []
-    undo_allowed = not (engine.seat_bound and session.mode == GameSession.Mode.ONLINE)
-    return {
+    context: dict[str, Any] = {
         "session": session,
         "seats": seats,
-        "waiting": [s for s in seats if s.index in waiting],
-        "has_bot": has_bot(session.game),
         "viewer": viewer,
         "can_edit": can_edit,
         "own_only": session.edit_policy == GameSession.EditPolicy.OWN,
-        "history": history(session, seats),
-        "undo_version": last.version if last and undo_allowed else None,
+        "waiting": [s for s in seats if s.index in waiting],
+        "has_bot": has_bot(session.game),
         "asks_edit_policy": presenter.asks_edit_policy,
         "board_template": presenter.board_template,
-        "game": presenter.context(
-            session, view, viewer, seats, can_edit, last.events if last else []
-        ),
+        "act_url": reverse("act", args=[session.code]),
     }
+    if not include_shared:
+        return context
+    undo_allowed = not (engine.seat_bound and session.mode == GameSession.Mode.ONLINE)
+    last = last_effective_action(session)
+    view = engine.view(session.state, viewer.seat)
+    context.update(
+        history=history(session, seats),
+        undo_version=last.version if last and undo_allowed else None,
+        game=presenter.context(session, view, viewer, seats, can_edit, last.events if last else []),
+    )
+    return context

@@ -179,7 +179,7 @@ def _after_write(request: HttpRequest, session: GameSession) -> HttpResponse:
     if request.htmx:
         session.refresh_from_db()
         viewer = viewer_for(session, list(session.seats.all()), phone_token(request.session))
-        html = render_frames(session, viewer, request=request)
+        html = render_frames(session, viewer)
         html += render_to_string("companion/partials/messages.html", {"oob": True})
         return HttpResponse(html)
     return HttpResponseRedirect(reverse("session", args=[session.code]))

@@ -71,6 +71,10 @@ class AdrenalinePresenter:
 
     # ------------------------------------------------------------ set-up
 
+    def board_varies_by_seat(self, session: Any) -> bool:
+        """Nothing is hidden; only "each seat edits its own board" changes the buttons."""
+        return session.edit_policy == "own"
+
     def setup_context(self, query: QueryDict) -> dict[str, Any]:
         return {
             "presenter": self,

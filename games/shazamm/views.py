@@ -36,6 +36,9 @@ class ShazammPresenter:
 
     # ------------------------------------------------------------ set-up
 
+    def board_varies_by_seat(self, session: Any) -> bool:
+        return True  # each mage sees their own hand
+
     def setup_context(self, query: QueryDict) -> dict[str, Any]:
         return {
             "presenter": self,

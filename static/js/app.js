@@ -73,3 +73,32 @@ document.addEventListener("htmx:oobBeforeSwap", function (event) {
     event.detail.shouldSwap = false;
   }
 });
+
+// One-time keys: live fragments are shared between phones, so they carry an
+// empty key; each htmx submission gets its own here (a retried request keeps it).
+document.addEventListener("htmx:configRequest", function (event) {
+  var params = event.detail.parameters;
+  if (params && params.key === "") {
+    var bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);
+    params.key = Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+  }
+});
+
+// A live update must not fold a panel the player has open (cubes, weapons).
+(function () {
+  "use strict";
+  var open = [];
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || !target.querySelectorAll) return;
+    target.querySelectorAll("details[id][open]").forEach(function (d) { open.push(d.id); });
+  });
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    open.forEach(function (id) {
+      var d = document.getElementById(id);
+      if (d) d.open = true;
+    });
+    open = [];
+  });
+})();
