@@ -94,6 +94,7 @@ def create_session(
                 Seat.objects.bulk_create(
                     Seat(session=session, index=i, name=name) for i, name in enumerate(names)
                 )
+                _after_change(session, engine, [])  # a timer may start with the first turn
             return session
         except IntegrityError:
             continue  # a code collision: draw another
