@@ -7,7 +7,7 @@ from pathlib import Path
 
 from django.db import transaction
 
-from games.models import Card
+from games.models import Card, forget_catalog_cache
 
 DATA_ROOT = Path(__file__).resolve().parent
 
@@ -52,4 +52,6 @@ def load_catalog(path: Path) -> tuple[str, int, int, int]:
 
 
 def load_all() -> list[tuple[str, int, int, int]]:
-    return [load_catalog(path) for path in catalog_files()]
+    results = [load_catalog(path) for path in catalog_files()]
+    forget_catalog_cache()
+    return results

@@ -41,3 +41,21 @@ class Card(models.Model):
             return ""
         lang = "it" if (get_language() or "en").startswith("it") else "en"
         return value.get(lang) or value.get("en", "")
+
+
+_CATALOG_CACHE: dict[tuple[str, str], list[Card]] = {}
+
+
+def cards_of(game: str, kind: str | None = None) -> list[Card]:
+    """A game's cards, cached per process (they change only when the loader runs)."""
+    key = (game, kind or "")
+    if key not in _CATALOG_CACHE:
+        query = Card.objects.filter(game=game)
+        if kind:
+            query = query.filter(kind=kind)
+        _CATALOG_CACHE[key] = list(query)
+    return _CATALOG_CACHE[key]
+
+
+def forget_catalog_cache() -> None:
+    _CATALOG_CACHE.clear()

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
+from django.utils.html import format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET
@@ -14,7 +15,7 @@ from django.views.decorators.http import require_GET
 from companion import services
 from companion.errors import ServiceError, error_text
 from games.adrenaline import rules
-from games.models import Card
+from games.models import Card, cards_of
 from games.views import Setup
 
 COLOURS = ("red", "blue", "yellow")
@@ -51,7 +52,7 @@ def character_name(slug: str | None) -> str:
 
 
 def weapon_cards() -> dict[str, Card]:
-    return {card.slug: card for card in Card.objects.filter(game="adrenaline", kind="weapon")}
+    return {card.slug: card for card in cards_of("adrenaline", "weapon")}
 
 
 def weapon_name(slug: str, cards: dict[str, Card] | None = None) -> str:
@@ -171,8 +172,7 @@ class AdrenalinePresenter:
             and not view["over"]
             and (session.edit_policy != "own" or viewer.seat == view["current"]),
             "tagbacks": _tagback_offers(last_events, view, players),
-            "all_weapons": sorted(cards.values(), key=lambda c: c.name),
-            "held": {w["slug"] for p in view["players"] for w in p["weapons"]},
+            "pickup_options": _pickup_options(cards, view),
         }
 
     def localise_params(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -323,6 +323,13 @@ class AdrenalinePresenter:
             winners = " & ".join(n(c) for c in event["places"][0]) if event["places"] else "?"
             return _("Game over. Winner: %(winners)s.") % {"winners": winners}
         return ""
+
+
+def _pickup_options(cards: dict[str, Card], view: dict[str, Any]) -> str:
+    """The <option>s of weapons nobody holds, built once for every board."""
+    held = {w["slug"] for p in view["players"] for w in p["weapons"]}
+    free = sorted((c for c in cards.values() if c.slug not in held), key=lambda c: c.name)
+    return format_html_join("", '<option value="{}">{}</option>', ((c.slug, c.name) for c in free))
 
 
 def _award_text(award: dict[str, Any]) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 
-from games.models import Card
+from games.models import Card, cards_of
 from games.shazamm.spells import CLONE, SLUGS
 from games.views import Setup
 
@@ -15,8 +15,7 @@ TIMER_CHOICES = (0, 30, 60, 120)
 
 
 def spell_cards() -> dict[int, Card]:
-    cards = Card.objects.filter(game="shazamm")
-    return {card.data["number"]: card for card in cards}
+    return {card.data["number"]: card for card in cards_of("shazamm")}
 
 
 def spell_name(number: int, cards: dict[int, Card] | None = None) -> str:
