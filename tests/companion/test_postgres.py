@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.db import close_old_connections, connection
+from django.db import connection
 
 from companion import services
 from companion.models import GameSession
@@ -37,7 +37,7 @@ def tap_concurrently(session: GameSession, payloads: list[tuple[dict, str]]) -> 
         except Exception as error:
             results[i] = error
         finally:
-            close_old_connections()
+            connection.close()  # this thread's own connection, so the test DB can be dropped
 
     threads = [
         threading.Thread(target=worker, args=(i, payload, key))
