@@ -71,6 +71,26 @@ def catalogs(db):
     load_all()
 
 
+def make_duel(*, seed: int | None = None, turn_seconds: int = 0, bot: bool = False):
+    """An online Shazamm! duel: Anna (host, seat 0) against Marco or the bot (seat 1)."""
+    session = services.create_session(
+        game="shazamm",
+        seat_names=["Anna", "Marco"],
+        options={"variant": "standard", "hands": "tracked"},
+        host_token="anna",
+        mode="online",
+        seed=seed,
+        turn_seconds=turn_seconds,
+    )
+    services.claim_seat(session, 0, "anna")
+    if bot:
+        services.seat_bot(session, 1, "anna")
+    else:
+        services.claim_seat(session, 1, "marco")
+    session.refresh_from_db()
+    return session
+
+
 def phone(token: str) -> Client:
     """A test client that is a phone with a fixed token in its Django session."""
     client = Client()

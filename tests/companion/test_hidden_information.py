@@ -10,10 +10,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from companion import services
 from config.asgi import application
 from games.models import Card
-from tests.conftest import phone
+from tests.conftest import make_duel, phone
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -63,17 +62,7 @@ def assert_hides_opponent(html: str) -> None:
 
 @pytest.fixture
 def duel(catalogs):
-    session = services.create_session(
-        game="shazamm",
-        seat_names=["Anna", "Marco"],
-        options={"variant": "standard", "hands": "tracked"},
-        host_token="anna",
-        mode="online",
-        seed=SEED,
-    )
-    services.claim_seat(session, 0, "anna")
-    services.claim_seat(session, 1, "marco")
-    return session
+    return make_duel(seed=SEED)
 
 
 def marco_locks_in(session) -> None:

@@ -9,28 +9,13 @@ from django.utils import timezone
 
 from companion import services
 from companion.models import GameSession
-from tests.conftest import phone
+from tests.conftest import make_duel, phone
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def duel(turn_seconds: int = 0, bot: bool = False) -> GameSession:
-    session = services.create_session(
-        game="shazamm",
-        seat_names=["Anna", "Marco"],
-        options={"variant": "standard", "hands": "tracked"},
-        host_token="anna",
-        mode="online",
-        seed=3,
-        turn_seconds=turn_seconds,
-    )
-    services.claim_seat(session, 0, "anna")
-    if bot:
-        services.seat_bot(session, 1, "anna")
-    else:
-        services.claim_seat(session, 1, "marco")
-    session.refresh_from_db()
-    return session
+    return make_duel(seed=3, turn_seconds=turn_seconds, bot=bot)
 
 
 def lock(session, token, bid=5, key="k"):

@@ -76,7 +76,7 @@ def test_the_engines_import_without_django_installed_in_the_process():
     """Import every engine in a fresh interpreter and check Django never got loaded."""
     code = (
         "import sys; import games.engine, games.engine.registry as r; "
-        "[r.get_engine(s) for s in r.engine_slugs()]; "
+        "[r.get_engine(s) for s in r.engine_slugs()]; [r.get_bot(s) for s in r.BOTS]; "
         "bad = [m for m in sys.modules if m.split('.')[0] in ('django', 'channels', 'celery')]; "
         "print(bad); sys.exit(1 if bad else 0)"
     )
