@@ -10,6 +10,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from companion import services
 from config.asgi import application
 from games.models import Card
 from tests.conftest import make_duel, phone
@@ -169,3 +170,35 @@ def test_the_leak_check_catches_a_hand_and_a_bid(duel):
         assert_hides_opponent(marco)
     with pytest.raises(AssertionError):
         assert_hides_opponent(f"<p>bid {SECRET_BID}</p>")
+
+
+def test_with_the_box_each_phone_enters_its_own_spells_and_both_reveal_together(catalogs):
+    session = services.create_session(
+        game="shazamm",
+        seat_names=["Anna", "Marco"],
+        options={"hands": "physical"},
+        host_token="anna",
+        mode="companion",
+    )
+    services.claim_seat(session, 0, "anna")
+    services.claim_seat(session, 1, "marco")
+    anna, marco = phone("anna"), phone("marco")
+    page = anna.get(f"/s/{session.code}/").content.decode()
+    assert "Spells you laid face down" in page
+    anna.post(
+        f"/s/{session.code}/act",
+        {"type": "lock", "bid": str(SECRET_BID), "spells[]": ["7"], "key": "a"},
+        HTTP_HX_REQUEST="true",
+    )
+    waiting = marco.get(f"/s/{session.code}/").content.decode()
+    assert 'data-locked="0"' in waiting
+    assert not re.search(rf"(?<!\d){SECRET_BID}(?!\d)", visible(waiting))
+    marco.post(
+        f"/s/{session.code}/act",
+        {"type": "lock", "bid": "20", "spells[]": ["7"], "key": "m"},
+        HTTP_HX_REQUEST="true",
+    )
+    session.refresh_from_db()
+    assert session.state["last"]["bids"] == [SECRET_BID, 20]
+    revealed = marco.get(f"/s/{session.code}/").content.decode()
+    assert "they cancel out" in revealed  # both laid Boost attack
