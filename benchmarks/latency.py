@@ -12,7 +12,8 @@ All sockets are connected before any action; then actions go round-robin across
 tables, at most ``--concurrency`` in flight and one per table at a time. For each
 action we time, from the moment the POST is sent:
 
-* ``post``   — the POST's own answer (the htmx fragments for the acting phone);
+* ``post``   — the POST's own answer (an acknowledgement: the phone says its socket
+  is live, so its own update comes on the socket);
 * ``other``  — the frame showing the new version arriving on the next seat's socket;
 * ``all``    — the last of the four other seats' sockets to get it.
 
@@ -224,7 +225,7 @@ async def measure(
 
     def send(table: Table, seat: int, n: int) -> tuple[float, Any, float]:
         sent = time.perf_counter()
-        answer = table.phones[seat].act(table.code, action_fields(n))
+        answer = table.phones[seat].act(table.code, action_fields(n), live=True)
         return sent, answer, time.perf_counter()
 
     async def worker() -> None:

@@ -175,7 +175,17 @@ def qr_code(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def _after_write(request: HttpRequest, session: GameSession) -> HttpResponse:
-    """htmx: the fresh fragments for this phone; plain POST: back to the table."""
+    """htmx: the fresh fragments for this phone; plain POST: back to the table.
+
+    A phone whose socket is live says so (``X-Segnalino-Live``): the update reaches
+    it on the socket like every other phone, so the reply is only an
+    acknowledgement (and clears any error shown), and rendering it does not delay
+    the other phones' frames.
+    """
+    if request.htmx and request.headers.get("X-Segnalino-Live") == "1":
+        version = GameSession.objects.filter(pk=session.pk).values_list("version", flat=True)
+        html = render_to_string("companion/partials/messages.html", {"oob": True})
+        return HttpResponse(html + f'<div id="ack" hidden data-version="{version.first()}"></div>')
     if request.htmx:
         session.refresh_from_db()
         viewer = viewer_for(session, list(session.seats.all()), phone_token(request.session))

@@ -9,9 +9,13 @@
     el.dataset.state = state;
     el.textContent = state === "live" ? el.dataset.liveText : el.dataset.offlineText;
   }
-  document.addEventListener("htmx:wsOpen", function () { indicator("live"); });
-  document.addEventListener("htmx:wsClose", function () { indicator("offline"); });
-  document.addEventListener("htmx:wsError", function () { indicator("offline"); });
+  document.addEventListener("htmx:wsOpen", function () { indicator("live"); window.segnalinoLive = true; });
+  document.addEventListener("htmx:wsClose", function () { indicator("offline"); window.segnalinoLive = false; });
+  document.addEventListener("htmx:wsError", function () { indicator("offline"); window.segnalinoLive = false; });
+  // With the socket live, the update comes back on it: the POST reply is just an ack.
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (window.segnalinoLive) event.detail.headers["X-Segnalino-Live"] = "1";
+  });
 
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-dismiss]");

@@ -219,3 +219,24 @@ def test_target_rows_left_at_zero_do_not_appear_in_the_history(make_session, hos
     page = host_phone.get(f"/s/{session.code}/").content.decode()
     assert "D-struct-OR hits Dozer: 1 damage." in page
     assert "hits Banshee" not in page
+
+
+def test_a_phone_with_a_live_socket_gets_a_short_acknowledgement(make_session, host_phone):
+    session = make_session()
+    response = host_phone.post(
+        f"/s/{session.code}/act",
+        {
+            "type": "shot",
+            "shooter": "dstructor",
+            "hits.0.target": "dozer",
+            "hits.0.damage": "1",
+            "key": "live-1",
+        },
+        HTTP_HX_REQUEST="true",
+        HTTP_X_SEGNALINO_LIVE="1",
+    )
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert 'id="board"' not in body  # the board comes on the socket
+    assert 'id="ack" hidden data-version="1"' in body and 'id="messages"' in body
+    assert dozer_damage(session) == 1

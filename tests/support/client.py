@@ -32,7 +32,7 @@ from email.message import Message
 CHARACTERS = ("dstructor", "banshee", "dozer", "violet", "sprog")
 DEFAULT_TIMEOUT = 10.0
 
-_VERSION = re.compile(r'<div id="status"[^>]*\bdata-version="(\d+)"')
+_VERSION = re.compile(r'<div id="(?:status|ack)"[^>]*\bdata-version="(\d+)"')
 _ARTICLE = re.compile(r'<article\b[^>]*\bid="player-([a-z0-9_-]+)"[^>]*>(.*?)</article>', re.S)
 _DAMAGE = re.compile(r'\bdata-damage="(\d+)"')
 _CODE = re.compile(r"/s/([A-Za-z0-9]+)/")
@@ -187,9 +187,15 @@ class Phone:
         answer = self.post(f"/s/{code}/seats/{index}/claim", htmx=htmx)
         return answer.expect(200 if htmx else 302)
 
-    def act(self, code: str, fields: Mapping[str, str], *, key: str | None = None) -> Response:
-        """Post one action as htmx does; the answer holds this phone's fresh fragments."""
-        return self.post(f"/s/{code}/act", {"key": key or fresh_key(), **fields}, htmx=True)
+    def act(
+        self, code: str, fields: Mapping[str, str], *, key: str | None = None, live: bool = False
+    ) -> Response:
+        """Post one action as htmx does; the answer holds this phone's fresh fragments,
+        or (``live``: its socket is open, as app.js says) just an acknowledgement."""
+        headers = {"X-Segnalino-Live": "1"} if live else None
+        return self.post(
+            f"/s/{code}/act", {"key": key or fresh_key(), **fields}, htmx=True, headers=headers
+        )
 
     def shot(
         self, code: str, shooter: str, target: str, damage: int = 1, marks: int = 0
