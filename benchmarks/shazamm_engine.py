@@ -20,8 +20,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from games.engine.rng import SeededRandom  # noqa: E402
-from games.shazamm.bot import choose, random_choice  # noqa: E402
+from games.shazamm.bot import Policy, choose, play_match, random_choice  # noqa: E402
 from games.shazamm.rules import ENGINE  # noqa: E402
 
 
@@ -33,47 +32,42 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
 
 
+def counted(policy: Policy, counter: list[int]) -> Policy:
+    def play(view, seat, rng):
+        counter[0] += 1
+        return policy(view, seat, rng)
+
+    return play
+
+
+def timed(policy: Policy, timings: list[float]) -> Policy:
+    def play(view, seat, rng):
+        begin = time.perf_counter()
+        payload = policy(view, seat, rng)
+        timings.append(time.perf_counter() - begin)
+        return payload
+
+    return play
+
+
 def random_games(count: int, options: dict) -> tuple[float, int, int]:
-    """(seconds, games, actions) for ``count`` random games."""
-    actions = 0
+    """(seconds, games, actions) for ``count`` games of random play."""
+    actions = [0]
+    player = counted(random_choice, actions)
     start = time.perf_counter()
     for seed in range(count):
-        state = ENGINE.new_state(["A", "B"], options, seed)
-        rng = SeededRandom(seed + 1)
-        while True:
-            waiting = ENGINE.waiting_for(state)
-            if not waiting:
-                break
-            seat = waiting[0]
-            payload = random_choice(ENGINE.view(state, seat), seat, rng)
-            state = ENGINE.apply(state, ENGINE.parse_action(payload), seat).state
-            actions += 1
-    return time.perf_counter() - start, count, actions
+        play_match(ENGINE, seed, (player, player), options)
+    return time.perf_counter() - start, count, actions[0]
 
 
 def bot_moves(count: int) -> tuple[list[float], int]:
     """Seconds per bot move over ``count`` games against random play; bot wins."""
     timings: list[float] = []
+    bot = timed(choose, timings)
     wins = 0
     for seed in range(count):
         options = {"variant": "full_hand"} if seed % 2 else {}
-        bot_seat = seed % 2
-        state = ENGINE.new_state(["A", "B"], options, seed)
-        rng = SeededRandom(seed + 1)
-        while True:
-            waiting = ENGINE.waiting_for(state)
-            if not waiting:
-                break
-            seat = waiting[0]
-            view = ENGINE.view(state, seat)
-            if seat == bot_seat:
-                begin = time.perf_counter()
-                payload = choose(view, seat, rng)
-                timings.append(time.perf_counter() - begin)
-            else:
-                payload = random_choice(view, seat, rng)
-            state = ENGINE.apply(state, ENGINE.parse_action(payload), seat).state
-        wins += state["winner"] == bot_seat
+        wins += play_match(ENGINE, seed, (bot, random_choice), options) == seed % 2
     return timings, wins
 
 

@@ -103,7 +103,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         seats = list(session.seats.all())
         token = "" if self.spectator_key else phone_token(self.scope.get("session"))
         viewer = viewer_for(session, seats, token, spectator=bool(self.spectator_key))
-        return render_frames(session, viewer, language=self.language)
+        return render_frames(session, viewer, language=self.language, seats=seats)
 
     async def _send_frames(self) -> None:
         await self.send(text_data=await self._render())

@@ -19,7 +19,7 @@ from threading import Lock
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from companion.models import GameSession
+from companion.models import GameSession, Seat
 from companion.selectors import Viewer, table_context
 from games.views import presenter_for
 
@@ -43,7 +43,13 @@ def shared_key(session: GameSession, viewer: Viewer, language: str) -> tuple:
     )
 
 
-def render_frames(session: GameSession, viewer: Viewer, *, language: str | None = None) -> str:
+def render_frames(
+    session: GameSession,
+    viewer: Viewer,
+    *,
+    language: str | None = None,
+    seats: list[Seat] | None = None,
+) -> str:
     """All live fragments for one viewer, each marked for an out-of-band swap."""
     language = language or translation.get_language()
     with translation.override(language):
@@ -52,7 +58,7 @@ def render_frames(session: GameSession, viewer: Viewer, *, language: str | None 
             shared = _SHARED.get(key)
             if shared is not None:
                 _SHARED.move_to_end(key)
-        context = table_context(session, viewer, include_shared=shared is None)
+        context = table_context(session, viewer, include_shared=shared is None, seats=seats)
         context.update(oob=True, csrf_token="")
         personal = render_to_string("companion/partials/personal_frames.html", context)
         if shared is None:

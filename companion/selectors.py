@@ -50,19 +50,23 @@ def viewer_for(
     return Viewer(token=token, seat=seat, is_host=is_host, spectator=spectator)
 
 
-def history(
-    session: GameSession, seats: list[Seat], limit: int = HISTORY_LENGTH
-) -> list[HistoryEntry]:
-    presenter = presenter_for(session.game)
-    names = {s.index: s.name for s in seats}
-    rows = list(session.actions.order_by("-version")[: limit * 2])
-    undone = set(
+def undone_versions(session: GameSession) -> set[int]:
+    """Versions of the game actions that an undo has taken back."""
+    return set(
         Action.objects.filter(session=session, kind=Action.Kind.UNDO).values_list(
             "undoes", flat=True
         )
     )
+
+
+def history(
+    session: GameSession, seats: list[Seat], undone: set[int], limit: int = HISTORY_LENGTH
+) -> list[HistoryEntry]:
+    """The newest actions first, in the reader's language."""
+    presenter = presenter_for(session.game)
+    names = {s.index: s.name for s in seats}
     entries = []
-    for row in rows[:limit]:
+    for row in session.actions.order_by("-version")[:limit]:
         lines = [describe(presenter, event, session.state, names) for event in row.events]
         entries.append(
             HistoryEntry(
@@ -86,9 +90,8 @@ def describe(presenter: Any, event: dict[str, Any], state: dict[str, Any], names
     return presenter.describe(event, state, names)
 
 
-def last_effective_action(session: GameSession) -> Action | None:
+def last_effective_action(session: GameSession, undone: set[int]) -> Action | None:
     """The newest game action that has not been undone."""
-    undone = Action.objects.filter(session=session, kind=Action.Kind.UNDO).values("undoes")
     return (
         Action.objects.filter(session=session, kind=Action.Kind.GAME)
         .exclude(version__in=undone)
@@ -98,14 +101,19 @@ def last_effective_action(session: GameSession) -> Action | None:
 
 
 def table_context(
-    session: GameSession, viewer: Viewer, *, include_shared: bool = True
+    session: GameSession,
+    viewer: Viewer,
+    *,
+    include_shared: bool = True,
+    seats: list[Seat] | None = None,
 ) -> dict[str, Any]:
     """Everything the live fragments need, for one viewer.
 
     ``include_shared=False`` skips the board, history and controls (the costly
-    part), for when their rendering is already cached.
+    part), for when their rendering is already cached. Pass ``seats`` if the
+    caller already has them.
     """
-    seats = list(session.seats.all())
+    seats = list(session.seats.all()) if seats is None else seats
     engine = get_engine(session.game)
     presenter = presenter_for(session.game)
     can_edit = viewer.can_act and not session.is_ended
@@ -125,10 +133,11 @@ def table_context(
     if not include_shared:
         return context
     undo_allowed = not (engine.seat_bound and session.mode == GameSession.Mode.ONLINE)
-    last = last_effective_action(session)
+    undone = undone_versions(session)
+    last = last_effective_action(session, undone)
     view = engine.view(session.state, viewer.seat)
     context.update(
-        history=history(session, seats),
+        history=history(session, seats, undone),
         undo_version=last.version if last and undo_allowed else None,
         game=presenter.context(session, view, viewer, seats, can_edit, last.events if last else []),
     )

@@ -121,7 +121,7 @@ def session_page(request: HttpRequest, code: str) -> HttpResponse:
     token = phone_token(request.session, create=True)
     seats = list(session.seats.all())
     viewer = viewer_for(session, seats, token)
-    context = table_context(session, viewer)
+    context = table_context(session, viewer, seats=seats)
     context["join_url"] = request.build_absolute_uri(reverse("join_code", args=[session.code]))
     context["watch_url"] = request.build_absolute_uri(
         reverse("watch", args=[session.code, session.spectator_key])
@@ -144,8 +144,9 @@ def watch(request: HttpRequest, code: str, spectator_key: str) -> HttpResponse:
         return _error_response(request, error)
     if spectator_key != session.spectator_key:
         return _error_response(request, services.NotFound(_("This watch link is not valid.")))
-    viewer = viewer_for(session, list(session.seats.all()), "", spectator=True)
-    context = table_context(session, viewer)
+    seats = list(session.seats.all())
+    viewer = viewer_for(session, seats, "", spectator=True)
+    context = table_context(session, viewer, seats=seats)
     context["ws_path"] = f"/ws/w/{session.code}/{session.spectator_key}/"
     return render(request, "companion/session.html", context)
 
@@ -188,8 +189,9 @@ def _after_write(request: HttpRequest, session: GameSession) -> HttpResponse:
         return HttpResponse(html + f'<div id="ack" hidden data-version="{version.first()}"></div>')
     if request.htmx:
         session.refresh_from_db()
-        viewer = viewer_for(session, list(session.seats.all()), phone_token(request.session))
-        html = render_frames(session, viewer)
+        seats = list(session.seats.all())
+        viewer = viewer_for(session, seats, phone_token(request.session))
+        html = render_frames(session, viewer, seats=seats)
         html += render_to_string("companion/partials/messages.html", {"oob": True})
         return HttpResponse(html)
     return HttpResponseRedirect(reverse("session", args=[session.code]))

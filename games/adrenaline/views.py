@@ -112,16 +112,12 @@ class AdrenalinePresenter:
     ) -> dict[str, Any]:
         cards = weapon_cards()
         names = {seat.index: seat.name for seat in seats}
-        holders = {seat.index: bool(seat.holder) for seat in seats}
         players = []
         for index, player in enumerate(view["players"]):
             editable = can_edit and (session.edit_policy != "own" or viewer.seat == index)
             players.append(
                 {
-                    "index": index,
                     "seat_name": names.get(index, ""),
-                    "claimed": holders.get(index, False),
-                    "is_viewer": viewer.seat == index,
                     "character": CHARACTERS[player["character"]],
                     "slots": _slots(player),
                     "damage_count": len(player["damage"]),
@@ -154,7 +150,6 @@ class AdrenalinePresenter:
         return {
             "players": players,
             "current": CHARACTERS[current],
-            "current_index": view["current"],
             "turn": view["turn"],
             "killshot": _killshot(view),
             "frenzy": view["frenzy"],
@@ -489,6 +484,8 @@ def shot_helper(request: HttpRequest, code: str) -> HttpResponse:
         session = services.get_session(code)
     except ServiceError as error:
         return HttpResponse(error_text(error), status=404)
+    if session.game != PRESENTER.slug:
+        return HttpResponse(_("This session is not a game of Adrenaline."), status=404)
     return render(
         request,
         "adrenaline/shot_form.html",

@@ -124,7 +124,6 @@ class ShazammPresenter:
         last = view.get("last")
         return {
             "me": me,
-            "names": names,
             "mages": mages,
             "slabs": slabs,
             "round": view["round"],
@@ -160,7 +159,6 @@ class ShazammPresenter:
             "over": view["phase"] == "over",
             "winner": names.get(view["winner"]) if view.get("winner") is not None else None,
             "draw": view.get("draw", False),
-            "discards": [[self._card(n, cards) for n in pile] for pile in view["discards"]],
             "all_spells": [self._card(n, cards) for n in range(1, 15)],
             "order_slots": [{"position": i, "default": i + 1} for i in range(14)],
         }

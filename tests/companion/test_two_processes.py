@@ -42,16 +42,19 @@ def two_servers(tmp_path_factory):
         yield server_a, server_b
 
 
-async def test_an_action_posted_to_one_process_reaches_a_socket_on_the_other(two_servers):
+def table_across_processes(two_servers) -> tuple[Phone, Phone, str]:
+    """The host plays through server A; a guest sits through server B (the Django
+    sessions live in the shared database, so seats are the same on both)."""
     server_a, server_b = two_servers
     host = Phone(server_a)
     code = host.create_session(("dstructor", "banshee", "dozer"), host_seat="dstructor")
-
-    # Another phone sits at the table, but its socket is held by server B.
-    # Cookies are the same on both: the Django sessions live in the shared database.
     guest = Phone(server_b)
     guest.claim(code, 1)
+    return host, guest, code
 
+
+async def test_an_action_posted_to_one_process_reaches_a_socket_on_the_other(two_servers):
+    host, guest, code = table_across_processes(two_servers)
     async with guest.socket(code) as ws:
         first = await recv_until(ws, lambda frame: frame_version(frame) is not None, 5)
         before = frame_version(first)
@@ -71,12 +74,7 @@ async def test_an_action_posted_to_one_process_reaches_a_socket_on_the_other(two
 async def test_a_socket_idle_for_longer_than_the_redis_read_timeout_still_gets_updates(
     two_servers,
 ):
-    server_a, server_b = two_servers
-    host = Phone(server_a)
-    code = host.create_session(("dstructor", "banshee", "dozer"), host_seat="dstructor")
-    guest = Phone(server_b)
-    guest.claim(code, 1)
-
+    host, guest, code = table_across_processes(two_servers)
     async with guest.socket(code) as ws:
         await recv_until(ws, lambda frame: frame_version(frame) is not None, 5)
         await asyncio.sleep(IDLE_SECONDS)  # a quiet moment at the table

@@ -240,3 +240,14 @@ def test_a_phone_with_a_live_socket_gets_a_short_acknowledgement(make_session, h
     assert 'id="board"' not in body  # the board comes on the socket
     assert 'id="ack" hidden data-version="1"' in body and 'id="messages"' in body
     assert dozer_damage(session) == 1
+
+
+def test_the_adrenaline_shot_helper_refuses_another_game(db):
+    from companion import services
+
+    duel = services.create_session(
+        game="shazamm", seat_names=["A", "B"], options={}, host_token="h", mode="online"
+    )
+    response = Client().get(f"/s/{duel.code}/adrenaline/shot")
+    assert response.status_code == 404
+    assert "not a game of Adrenaline" in response.content.decode()
