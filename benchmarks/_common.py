@@ -25,11 +25,9 @@ PG_ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres"
 PG_BENCH_DB = "segnalino_bench"
 PG_URL = f"postgres://postgres@127.0.0.1:5432/{PG_BENCH_DB}"
 REDIS_URL = "redis://127.0.0.1:6379/0"
-# redis-py 8 reads with a 5 s socket timeout by default while channels_redis blocks
-# for 5 s in BZPOPMIN: an idle consumer then dies with 1011 and its phone misses
-# updates. Until config/settings.py sets socket_timeout=None for the channel layer,
-# the benchmark passes a longer read timeout in the URL (``--redis-url`` overrides).
-REDIS_URL_BENCH = REDIS_URL + "?socket_timeout=30"
+# The server's own settings give the channel layer no read timeout (redis-py's 5 s
+# default would kill a consumer idle in BZPOPMIN), so the benchmark uses the plain URL.
+REDIS_URL_BENCH = REDIS_URL
 
 # Production-like servers: no debug toolbar of any kind, quiet logs.
 PRODUCTION = {"DJANGO_DEBUG": "0", "LOG_LEVEL": "ERROR"}

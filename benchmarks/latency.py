@@ -384,7 +384,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--redis-url",
         default=REDIS_URL_BENCH,
-        help="Redis for the pg backend (default: local, with socket_timeout=30; see README)",
+        help="Redis for the pg backend (default: redis://127.0.0.1:6379/0)",
     )
     args = parser.parse_args(argv)
     if not args.redis_url.startswith(("redis://127.0.0.1", "redis://localhost")):

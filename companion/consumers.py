@@ -22,8 +22,7 @@ from companion import services
 from companion.errors import NotFound
 from companion.identity import phone_token
 from companion.models import GameSession
-from companion.rendering import render_frames
-from companion.selectors import viewer_for
+from companion.rendering import cached_frames, socket_closed, socket_frames, socket_opened
 
 SUPPORTED = {code for code, _name in settings.LANGUAGES}
 
@@ -31,6 +30,7 @@ SUPPORTED = {code for code, _name in settings.LANGUAGES}
 class SessionConsumer(AsyncWebsocketConsumer):
     session_id: int | None = None
     group: str | None = None
+    token: str = ""
 
     async def connect(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]
@@ -43,11 +43,13 @@ class SessionConsumer(AsyncWebsocketConsumer):
         self.session_id, self.group = found
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        socket_opened(self.session_id, self.token, bool(self.spectator_key), self.language)
         await self._enforce_deadline()
         await self._send_frames()
 
     async def disconnect(self, code: int) -> None:
         if self.group:
+            socket_closed(self.session_id, self.token, bool(self.spectator_key), self.language)
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -70,7 +72,21 @@ class SessionConsumer(AsyncWebsocketConsumer):
         )
 
     async def session_changed(self, event: dict[str, Any]) -> None:
-        await self._send_frames()
+        stamp = event.get("stamp")
+        if stamp:
+            # Another socket of this process may already have read and rendered
+            # this change: then the frame needs no database and no thread hop.
+            html = cached_frames(
+                self.session_id,
+                self._token(),
+                spectator=bool(self.spectator_key),
+                language=self.language,
+                stamp=stamp,
+            )
+            if html is not None:
+                await self.send(text_data=html)
+                return
+        await self._send_frames(stamp)
 
     # ------------------------------------------------------------ helpers
 
@@ -90,6 +106,8 @@ class SessionConsumer(AsyncWebsocketConsumer):
             return None
         if self.spectator_key is not None and self.spectator_key != session.spectator_key:
             return None
+        # Read here, off the event loop: the cookie session is loaded from the database.
+        self.token = "" if self.spectator_key else phone_token(self.scope.get("session"))
         return session.pk, session.group_name
 
     @database_sync_to_async
@@ -97,16 +115,21 @@ class SessionConsumer(AsyncWebsocketConsumer):
         session = GameSession.objects.get(pk=self.session_id)
         return services.enforce_deadline(session)
 
-    @database_sync_to_async
-    def _render(self) -> str:
-        session = GameSession.objects.get(pk=self.session_id)
-        seats = list(session.seats.all())
-        token = "" if self.spectator_key else phone_token(self.scope.get("session"))
-        viewer = viewer_for(session, seats, token, spectator=bool(self.spectator_key))
-        return render_frames(session, viewer, language=self.language, seats=seats)
+    def _token(self) -> str:
+        return self.token
 
-    async def _send_frames(self) -> None:
-        await self.send(text_data=await self._render())
+    @database_sync_to_async
+    def _render(self, stamp: str | None = None) -> str:
+        return socket_frames(
+            self.session_id,
+            self._token(),
+            spectator=bool(self.spectator_key),
+            language=self.language,
+            stamp=stamp,
+        )
+
+    async def _send_frames(self, stamp: str | None = None) -> None:
+        await self.send(text_data=await self._render(stamp))
 
     async def _send_error(self, message: str) -> None:
         with translation.override(self.language):

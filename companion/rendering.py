@@ -9,23 +9,125 @@ or "each seat edits only its own board"), on the seat. It is rendered once per
 such key and reused by every socket and reply in this process. Frames carry no
 CSRF input and no one-time key: htmx sends the CSRF token as a header and
 ``static/js/app.js`` gives each submission a fresh key.
+
+After a change every socket of the table gets the same group message, which
+carries a *stamp* unique to that change. The first socket of this process to
+handle it reads the session and its seats once (a :class:`Snapshot`); the others
+reuse that read, so a table's five sockets cost two queries, not ten, and once
+the shared part is rendered the rest of their frames need no database at all
+(:func:`cached_frames`, called on the event loop without a thread hop).
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import Counter, OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
 from threading import Lock
+from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from companion.models import GameSession, Seat
-from companion.selectors import Viewer, table_context
+from companion.models import Action, GameSession, Seat
+from companion.selectors import Viewer, extend_log_tail, table_context, viewer_for
 from games.views import presenter_for
 
-_SHARED: OrderedDict[tuple, str] = OrderedDict()
 _SHARED_MAX = 512
-_lock = Lock()
+_SNAPSHOTS_MAX = 256
+_FRAMES_MAX = 1024
+
+
+class _LRU:
+    """A small thread-safe least-recently-used map, local to this process."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: OrderedDict[Any, Any] = OrderedDict()
+        self.lock = Lock()
+
+    def get(self, key: Any) -> Any:
+        with self.lock:
+            value = self.items.get(key)
+            if value is not None:
+                self.items.move_to_end(key)
+            return value
+
+    def put(self, key: Any, value: Any) -> None:
+        with self.lock:
+            self.items[key] = value
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
+
+_SHARED = _LRU(_SHARED_MAX)
+_SNAPSHOTS = _LRU(_SNAPSHOTS_MAX)
+_FRAMES = _LRU(_FRAMES_MAX)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A session and its seats as read once after a change (read-only)."""
+
+    session: GameSession
+    seats: list[Seat]
+
+
+def snapshot(session_id: int, stamp: str | None = None) -> Snapshot:
+    """The session and its seats; with a stamp, read once per change and process."""
+    if stamp:
+        found = _SNAPSHOTS.get((session_id, stamp))
+        if found is not None:
+            return found
+    session = GameSession.objects.get(pk=session_id)
+    found = Snapshot(session, list(session.seats.all()))
+    if stamp:
+        _SNAPSHOTS.put((session_id, stamp), found)
+    return found
+
+
+# The sockets this process holds, per session: (token, spectator, language) → count.
+_LIVE: dict[int, Counter[tuple[str, bool, str]]] = {}
+_live_lock = Lock()
+
+
+def socket_opened(session_id: int, token: str, spectator: bool, language: str) -> None:
+    with _live_lock:
+        _LIVE.setdefault(session_id, Counter())[(token, spectator, language)] += 1
+
+
+def socket_closed(session_id: int, token: str, spectator: bool, language: str) -> None:
+    with _live_lock:
+        viewers = _LIVE.get(session_id)
+        if viewers is None:
+            return
+        viewers[(token, spectator, language)] -= 1
+        if viewers[(token, spectator, language)] <= 0:
+            del viewers[(token, spectator, language)]
+        if not viewers:
+            del _LIVE[session_id]
+
+
+def prime(
+    session: GameSession, seats: Sequence[Seat], stamp: str, row: Action | None = None
+) -> None:
+    """Just committed: keep what was written as the snapshot of change ``stamp`` (and
+    ``row``, the action appended, as the newest line of the history), and render the
+    frames of this process's sockets of the session before they are told, so each of
+    them only has to send (no database, no thread hop).
+    """
+    _SNAPSHOTS.put((session.pk, stamp), Snapshot(session, list(seats)))
+    if row is not None:
+        extend_log_tail(session, row)
+    with _live_lock:
+        viewers = list(_LIVE.get(session.pk, ()))
+    for token, spectator, language in viewers:
+        socket_frames(session.pk, token, spectator=spectator, language=language, stamp=stamp)
 
 
 def shared_key(session: GameSession, viewer: Viewer, language: str) -> tuple:
@@ -33,6 +135,7 @@ def shared_key(session: GameSession, viewer: Viewer, language: str) -> tuple:
     by_seat = presenter.board_varies_by_seat(session)
     return (
         session.pk,
+        session.code,
         session.version,
         session.edit_policy,
         session.ended_at is not None,
@@ -54,17 +157,58 @@ def render_frames(
     language = language or translation.get_language()
     with translation.override(language):
         key = shared_key(session, viewer, language)
-        with _lock:
-            shared = _SHARED.get(key)
-            if shared is not None:
-                _SHARED.move_to_end(key)
+        shared = _SHARED.get(key)
         context = table_context(session, viewer, include_shared=shared is None, seats=seats)
         context.update(oob=True, csrf_token="")
         personal = render_to_string("companion/partials/personal_frames.html", context)
         if shared is None:
             shared = render_to_string("companion/partials/shared_frames.html", context)
-            with _lock:
-                _SHARED[key] = shared
-                while len(_SHARED) > _SHARED_MAX:
-                    _SHARED.popitem(last=False)
+            _SHARED.put(key, shared)
     return personal + shared
+
+
+def _frame_key(stamp: str, snap: Snapshot, viewer: Viewer, language: str) -> tuple:
+    return (snap.session.pk, stamp, viewer.seat, viewer.is_host, viewer.spectator, language)
+
+
+def cached_frames(
+    session_id: int, token: str, *, spectator: bool = False, language: str, stamp: str
+) -> str | None:
+    """The frame for one socket after the change ``stamp``, if it needs no database.
+
+    Safe on the event loop: it only reads this process's caches and renders the
+    small personal part; ``None`` means "use :func:`socket_frames`".
+    """
+    snap = _SNAPSHOTS.get((session_id, stamp))
+    if snap is None:
+        return None
+    viewer = viewer_for(snap.session, snap.seats, token, spectator=spectator)
+    key = _frame_key(stamp, snap, viewer, language)
+    html = _FRAMES.get(key)
+    if html is None:
+        if _SHARED.get(shared_key(snap.session, viewer, language)) is None:
+            return None
+        html = render_frames(snap.session, viewer, language=language, seats=snap.seats)
+        _FRAMES.put(key, html)
+    return html
+
+
+def socket_frames(
+    session_id: int,
+    token: str,
+    *,
+    spectator: bool = False,
+    language: str,
+    stamp: str | None = None,
+) -> str:
+    """The frame one socket sends: every live fragment, for what its phone may see."""
+    snap = snapshot(session_id, stamp)
+    viewer = viewer_for(snap.session, snap.seats, token, spectator=spectator)
+    if stamp:
+        key = _frame_key(stamp, snap, viewer, language)
+        html = _FRAMES.get(key)
+        if html is None:
+            html = render_frames(snap.session, viewer, language=language, seats=snap.seats)
+            _FRAMES.put(key, html)
+        return html
+    return render_frames(snap.session, viewer, language=language, seats=snap.seats)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import secrets
+from collections import OrderedDict
 from dataclasses import dataclass
+from threading import Lock
 from typing import Any
 
 from django.urls import reverse
@@ -20,7 +22,7 @@ HISTORY_LENGTH = 15
 class HistoryEntry:
     version: int
     seat_name: str | None
-    lines: list[str]
+    lines: tuple[str, ...]
     undone: bool
     is_undo: bool
     undoes: int | None
@@ -59,20 +61,75 @@ def undone_versions(session: GameSession) -> set[int]:
     )
 
 
+def recent_actions(session: GameSession, limit: int = HISTORY_LENGTH) -> list[Action]:
+    """The newest rows of the log, newest first."""
+    return list(session.actions.order_by("-version")[:limit])
+
+
+@dataclass(frozen=True)
+class LogTail:
+    """What the frames need of the log at one version: the newest rows, newest
+    first, and the versions undone so far. The log is append-only, so this never
+    changes for a given (session, version)."""
+
+    recent: tuple[Action, ...]
+    undone: frozenset[int]
+
+
+_TAILS: OrderedDict[tuple[int, str, int], LogTail] = OrderedDict()
+_TAILS_MAX = 512
+_tails_lock = Lock()
+
+
+def _remember_tail(key: tuple[int, str, int], tail: LogTail) -> None:
+    with _tails_lock:
+        _TAILS[key] = tail
+        _TAILS.move_to_end(key)
+        while len(_TAILS) > _TAILS_MAX:
+            _TAILS.popitem(last=False)
+
+
+def log_tail(session: GameSession) -> LogTail:
+    """The log's tail at the session's version: kept per process, read if unknown."""
+    key = (session.pk, session.code, session.version)  # the code: a reused pk in tests
+    with _tails_lock:
+        tail = _TAILS.get(key)
+    if tail is None:
+        tail = LogTail(tuple(recent_actions(session)), frozenset(undone_versions(session)))
+        _remember_tail(key, tail)
+    return tail
+
+
+def extend_log_tail(session: GameSession, row: Action) -> None:
+    """``row`` was just appended: if the tail just before it is known, so is the new one."""
+    with _tails_lock:
+        before = _TAILS.get((session.pk, session.code, row.version - 1))
+    if before is None:
+        return
+    undone = before.undone | {row.undoes} if row.kind == Action.Kind.UNDO else before.undone
+    recent = (row, *before.recent)[:HISTORY_LENGTH]
+    _remember_tail((session.pk, session.code, row.version), LogTail(recent, frozenset(undone)))
+
+
 def history(
-    session: GameSession, seats: list[Seat], undone: set[int], limit: int = HISTORY_LENGTH
+    session: GameSession,
+    seats: list[Seat],
+    undone: set[int],
+    limit: int = HISTORY_LENGTH,
+    *,
+    rows: list[Action] | None = None,
 ) -> list[HistoryEntry]:
     """The newest actions first, in the reader's language."""
     presenter = presenter_for(session.game)
     names = {s.index: s.name for s in seats}
     entries = []
-    for row in session.actions.order_by("-version")[:limit]:
+    for row in recent_actions(session, limit) if rows is None else rows:
         lines = [describe(presenter, event, session.state, names) for event in row.events]
         entries.append(
             HistoryEntry(
                 version=row.version,
                 seat_name=names.get(row.seat) if row.seat is not None else None,
-                lines=[line for line in lines if line],
+                lines=tuple(line for line in lines if line),
                 undone=row.version in undone,
                 is_undo=row.kind == Action.Kind.UNDO,
                 undoes=row.undoes,
@@ -90,8 +147,18 @@ def describe(presenter: Any, event: dict[str, Any], state: dict[str, Any], names
     return presenter.describe(event, state, names)
 
 
-def last_effective_action(session: GameSession, undone: set[int]) -> Action | None:
-    """The newest game action that has not been undone."""
+def last_effective_action(
+    session: GameSession, undone: set[int], recent: list[Action] | None = None
+) -> Action | None:
+    """The newest game action that has not been undone.
+
+    ``recent`` (the newest rows, newest first) usually holds it already.
+    """
+    for row in recent or ():
+        if row.kind == Action.Kind.GAME and row.version not in undone:
+            return row
+    if recent is not None and len(recent) < HISTORY_LENGTH:
+        return None  # that was the whole log
     return (
         Action.objects.filter(session=session, kind=Action.Kind.GAME)
         .exclude(version__in=undone)
@@ -133,11 +200,12 @@ def table_context(
     if not include_shared:
         return context
     undo_allowed = not (engine.seat_bound and session.mode == GameSession.Mode.ONLINE)
-    undone = undone_versions(session)
-    last = last_effective_action(session, undone)
+    tail = log_tail(session)
+    undone, recent = set(tail.undone), list(tail.recent)
+    last = last_effective_action(session, undone, recent)
     view = engine.view(session.state, viewer.seat)
     context.update(
-        history=history(session, seats, undone),
+        history=history(session, seats, undone, rows=recent),
         undo_version=last.version if last and undo_allowed else None,
         game=presenter.context(session, view, viewer, seats, can_edit, last.events if last else []),
     )

@@ -8,6 +8,7 @@ session's socket group.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -26,6 +27,8 @@ from companion.errors import BadRequest, Conflict, Forbidden, NotFound
 from companion.models import Action, GameSession, Seat
 from games.engine import SeededRandom
 from games.engine.registry import engine_slugs, get_bot, get_engine, has_bot
+
+logger = logging.getLogger(__name__)
 
 MAX_KEY_LENGTH = 64
 MAX_NAME_LENGTH = 40
@@ -207,8 +210,13 @@ def _check_key(key: str) -> str:
     return key
 
 
-def _acting_seat(session: GameSession, token: str) -> int | None:
-    seat = seat_of(session, token)
+def _acting_seat(
+    session: GameSession, token: str, seats: Sequence[Seat] | None = None
+) -> int | None:
+    if seats is None:
+        seat = seat_of(session, token)
+    else:
+        seat = next((s.index for s in seats if token and s.holder == token), None)
     is_host = bool(token) and secrets.compare_digest(session.host_token, token)
     if seat is None and not is_host:
         raise Forbidden(_("Take a seat before changing the game."))
@@ -228,14 +236,15 @@ def submit_action(
         if existing is not None:
             return Applied(existing, created=False)
         _require_open(locked)
-        _enforce_deadline(locked, engine)
-        seat = _acting_seat(locked, token)
+        seats = list(locked.seats.all())  # one read: the poster's seat, the bots, the frames
+        _enforce_deadline(locked, engine, seats)
+        seat = _acting_seat(locked, token, seats)
         owner = engine.owner(locked.state, action)
         if engine.seat_bound and (seat is None or owner not in (None, seat)):
             raise Forbidden(_("Only the player in that seat can do that."))
         if locked.edit_policy == GameSession.EditPolicy.OWN and owner is not None and owner != seat:
             raise Forbidden(_("In this session each player edits only their own board."))
-        row = _apply(locked, engine, action, seat, key)
+        row = _apply(locked, engine, action, seat, key, seats=seats)
     return Applied(row, created=True)
 
 
@@ -247,8 +256,13 @@ def _apply(
     key: str,
     *,
     lead_events: Sequence[dict[str, Any]] = (),
+    seats: Sequence[Seat] | None = None,
 ) -> Action:
-    """Apply inside the caller's transaction, then keep timers and bots in step."""
+    """Apply inside the caller's transaction, then keep timers and bots in step.
+
+    ``seats``, if the caller has read them in this transaction, saves a query and
+    lets the sockets of this process skip reading the session again.
+    """
     waiting_before = engine.waiting_for(locked.state)
     result = engine.apply(locked.state, action, seat)
     row = _append(
@@ -260,11 +274,17 @@ def _apply(
         payload=action.to_payload(),
         events=[*lead_events, *result.events],
     )
-    _after_change(locked, engine, waiting_before)
+    _after_change(locked, engine, waiting_before, seats, row)
     return row
 
 
-def _after_change(locked: GameSession, engine: Any, waiting_before: Sequence[int]) -> None:
+def _after_change(
+    locked: GameSession,
+    engine: Any,
+    waiting_before: Sequence[int],
+    seats: Sequence[Seat] | None = None,
+    row: Action | None = None,
+) -> None:
     """Reset the deadline when new seats are waited for; wake bots; tell the sockets."""
     waiting = engine.waiting_for(locked.state)
     if not locked.turn_seconds or not waiting:
@@ -276,15 +296,20 @@ def _after_change(locked: GameSession, engine: Any, waiting_before: Sequence[int
     if deadline != locked.deadline:
         locked.deadline = deadline
         locked.save(update_fields=["deadline"])
-    notify(locked)
-    _schedule_followups(locked, waiting)
+    notify(locked, seats, row)
+    _schedule_followups(locked, waiting, seats)
 
 
-def _schedule_followups(locked: GameSession, waiting: Sequence[int]) -> None:
+def _schedule_followups(
+    locked: GameSession, waiting: Sequence[int], seats: Sequence[Seat] | None = None
+) -> None:
     from companion import tasks  # tasks import services
 
     session_id, version, deadline = locked.pk, locked.version, locked.deadline
-    bots = set(locked.seats.filter(bot=True).values_list("index", flat=True))
+    if seats is None:
+        bots = set(locked.seats.filter(bot=True).values_list("index", flat=True))
+    else:
+        bots = {s.index for s in seats if s.bot}
     for seat in waiting:
         if seat in bots:
             transaction.on_commit(lambda seat=seat: tasks.play_bot.delay(session_id, seat, version))
@@ -305,7 +330,7 @@ def enforce_deadline(session: GameSession) -> int:
         return _enforce_deadline(locked, engine)
 
 
-def _enforce_deadline(locked: GameSession, engine: Any) -> int:
+def _enforce_deadline(locked: GameSession, engine: Any, seats: Sequence[Seat] | None = None) -> int:
     applied = 0
     for seat in list(engine.waiting_for(locked.state)):
         if locked.deadline is None or locked.deadline > timezone.now():
@@ -322,6 +347,7 @@ def _enforce_deadline(locked: GameSession, engine: Any) -> int:
             seat,
             f"timeout-{locked.version}-{seat}",
             lead_events=[{"type": "timeout", "seat": seat}],
+            seats=seats,
         )
         applied += 1
     return applied
@@ -336,12 +362,15 @@ def play_bot_turn(session_id: int, seat: int, version: int) -> bool:
             return False
         if seat not in engine.waiting_for(locked.state):
             return False
-        if not locked.seats.filter(index=seat, bot=True).exists():
+        seats = list(locked.seats.all())
+        if not any(s.index == seat and s.bot for s in seats):
             return False
         view = engine.view(locked.state, seat)
         rng = SeededRandom(locked.seed ^ (version * 1_000_003 + seat))
         payload = get_bot(locked.game)(view, seat, rng)
-        _apply(locked, engine, engine.parse_action(payload), seat, f"bot-{version}-{seat}")
+        _apply(
+            locked, engine, engine.parse_action(payload), seat, f"bot-{version}-{seat}", seats=seats
+        )
     return True
 
 
@@ -447,13 +476,32 @@ def effective_actions(session: GameSession) -> list[Action]:
 # ---------------------------------------------------------------- push
 
 
-def notify(session: GameSession) -> None:
-    """After commit, tell every socket of the session to re-render its fragments."""
+def notify(
+    session: GameSession, seats: Sequence[Seat] | None = None, row: Action | None = None
+) -> None:
+    """After commit, tell every socket of the session to re-render its fragments.
+
+    The message carries a stamp unique to this change: the sockets of one
+    process read the session once per stamp and share the rendering
+    (``companion.rendering``). ``seats``, read in the same transaction as
+    ``session``, make that read unnecessary in this process, and this
+    process's own sockets get their frames rendered before the message goes;
+    ``row``, the action just appended, extends the history this process has.
+    """
     group = session.group_name
 
     def send() -> None:
         layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(group, {"type": "session.changed"})
+        if layer is None:
+            return
+        stamp = secrets.token_hex(8)
+        if seats is not None:
+            from companion import rendering  # rendering reads what services write
+
+            try:
+                rendering.prime(session, seats, stamp, row)
+            except Exception:  # the change is committed: the sockets must still hear of it
+                logger.exception("could not pre-render the frames of session %s", session.pk)
+        async_to_sync(layer.group_send)(group, {"type": "session.changed", "stamp": stamp})
 
     transaction.on_commit(send)

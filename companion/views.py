@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from typing import Any
 
 import segno
@@ -175,18 +176,23 @@ def qr_code(request: HttpRequest, code: str) -> HttpResponse:
 # ---------------------------------------------------------------- writes
 
 
-def _after_write(request: HttpRequest, session: GameSession) -> HttpResponse:
+def _after_write(
+    request: HttpRequest, session: GameSession, version: int | None = None
+) -> HttpResponse:
     """htmx: the fresh fragments for this phone; plain POST: back to the table.
 
     A phone whose socket is live says so (``X-Segnalino-Live``): the update reaches
     it on the socket like every other phone, so the reply is only an
     acknowledgement (and clears any error shown), and rendering it does not delay
-    the other phones' frames.
+    the other phones' frames. ``version`` is the one the write produced, if it says.
     """
     if request.htmx and request.headers.get("X-Segnalino-Live") == "1":
-        version = GameSession.objects.filter(pk=session.pk).values_list("version", flat=True)
+        if version is None:
+            version = (
+                GameSession.objects.filter(pk=session.pk).values_list("version", flat=True).first()
+            )
         html = render_to_string("companion/partials/messages.html", {"oob": True})
-        return HttpResponse(html + f'<div id="ack" hidden data-version="{version.first()}"></div>')
+        return HttpResponse(html + f'<div id="ack" hidden data-version="{version}"></div>')
     if request.htmx:
         session.refresh_from_db()
         seats = list(session.seats.all())
@@ -197,7 +203,9 @@ def _after_write(request: HttpRequest, session: GameSession) -> HttpResponse:
     return HttpResponseRedirect(reverse("session", args=[session.code]))
 
 
-def _write(request: HttpRequest, code: str, operation) -> HttpResponse:
+def _write(
+    request: HttpRequest, code: str, operation: Callable[[GameSession, str], int | None]
+) -> HttpResponse:
     if request.method != "POST":
         return HttpResponse(status=405)
     try:
@@ -205,27 +213,29 @@ def _write(request: HttpRequest, code: str, operation) -> HttpResponse:
     except ServiceError as error:
         return _error_response(request, error)
     try:
-        operation(session, phone_token(request.session, create=True))
+        version = operation(session, phone_token(request.session, create=True))
     except (ServiceError, EngineError) as error:
         return _error_response(request, error, session.game)
-    return _after_write(request, session)
+    return _after_write(request, session, version if isinstance(version, int) else None)
 
 
 @require_POST
 def act(request: HttpRequest, code: str) -> HttpResponse:
-    def operation(session: GameSession, token: str) -> None:
+    def operation(session: GameSession, token: str) -> int:
         payload = form_to_payload(request.POST)
-        services.submit_action(session, payload, token=token, key=request.POST.get("key", ""))
+        key = request.POST.get("key", "")
+        return services.submit_action(session, payload, token=token, key=key).action.version
 
     return _write(request, code, operation)
 
 
 @require_POST
 def undo(request: HttpRequest, code: str) -> HttpResponse:
-    def operation(session: GameSession, token: str) -> None:
+    def operation(session: GameSession, token: str) -> int:
         raw = request.POST.get("expected", "")
         expected = _index(raw, "expected") if raw else None
-        services.undo(session, token=token, key=request.POST.get("key", ""), expected=expected)
+        key = request.POST.get("key", "")
+        return services.undo(session, token=token, key=key, expected=expected).action.version
 
     return _write(request, code, operation)
 

@@ -1,6 +1,12 @@
+import json
 import secrets
+from collections import OrderedDict
+from threading import Lock
+from typing import Any
 
 from django import template
+from django.template.base import FilterExpression
+from django.utils import translation
 from django.utils.html import format_html
 
 register = template.Library()
@@ -16,3 +22,62 @@ def fresh_key(context: template.Context) -> str:
     """
     value = secrets.token_urlsafe(12) if context.get("request") is not None else ""
     return format_html('<input type="hidden" name="key" value="{}">', value)
+
+
+# ---------------------------------------------------------------- memo
+
+_MEMO: OrderedDict[tuple, str] = OrderedDict()
+_MEMO_MAX = 4096
+_memo_lock = Lock()
+
+
+class MemoNode(template.Node):
+    def __init__(self, nodelist: template.NodeList, keys: list[FilterExpression]) -> None:
+        self.nodelist = nodelist
+        self.keys = keys
+
+    def render(self, context: template.Context) -> str:
+        # Only live fragments: a full page makes one-time keys and a CSRF input.
+        if context.get("request") is not None or context.get("csrf_token"):
+            return self.nodelist.render(context)
+        key = (
+            id(self),
+            translation.get_language(),
+            *(_hashable(k.resolve(context)) for k in self.keys),
+        )
+        with _memo_lock:
+            html = _MEMO.get(key)
+            if html is not None:
+                _MEMO.move_to_end(key)
+                return html
+        html = self.nodelist.render(context)
+        with _memo_lock:
+            _MEMO[key] = html
+            while len(_MEMO) > _MEMO_MAX:
+                _MEMO.popitem(last=False)
+        return html
+
+
+def _hashable(value: Any) -> Any:
+    try:
+        hash(value)
+    except TypeError:
+        return json.dumps(value, sort_keys=True, default=str)
+    return value
+
+
+@register.tag
+def memo(parser: template.base.Parser, token: template.base.Token) -> MemoNode:
+    """``{% memo k1 k2 … %}…{% endmemo %}``: the body rendered once per key, per process.
+
+    For the costly, repeated pieces of live fragments (one player's board, say):
+    the keys must name *everything* the body shows, including whatever makes it
+    differ between viewers (editing rights, hidden cards); the language is added
+    here. A full page (a request in the context) is always rendered afresh.
+    """
+    keys = [parser.compile_filter(bit) for bit in token.split_contents()[1:]]
+    if not keys:
+        raise template.TemplateSyntaxError("memo needs at least one key")
+    nodelist = parser.parse(("endmemo",))
+    parser.delete_first_token()
+    return MemoNode(nodelist, keys)

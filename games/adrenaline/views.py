@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.utils.html import format_html_join
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET
 
 from companion import services
@@ -115,8 +116,25 @@ class AdrenalinePresenter:
         players = []
         for index, player in enumerate(view["players"]):
             editable = can_edit and (session.edit_policy != "own" or viewer.seat == index)
+            current = view["current"] == index and not view["over"]
             players.append(
                 {
+                    # Everything below comes from these: the key of the memoised
+                    # player board in live fragments (see the memo tag).
+                    "memo": json.dumps(
+                        [player, names.get(index, ""), editable, current], sort_keys=True
+                    ),
+                    # … and the cubes-and-weapons panel, the costly part, from these.
+                    "gear_memo": json.dumps(
+                        [
+                            player["character"],
+                            player["ammo"],
+                            player["powerups"],
+                            player["weapons"],
+                            editable,
+                        ],
+                        sort_keys=True,
+                    ),
                     "seat_name": names.get(index, ""),
                     "character": CHARACTERS[player["character"]],
                     "slots": _slots(player),
@@ -141,13 +159,36 @@ class AdrenalinePresenter:
                         for w in player["weapons"]
                     ],
                     "points": player["points"],
-                    "current": view["current"] == index and not view["over"],
+                    "current": current,
                     "editable": editable,
                 }
             )
         current = view["players"][view["current"]]["character"]
         outcome = rules.ENGINE.outcome(view)
+        can_end_turn = (
+            can_edit
+            and not view["over"]
+            and (session.edit_policy != "own" or viewer.seat == view["current"])
+        )
         return {
+            # Everything the turn bar shows comes from these (the memo tag's key).
+            "turn_memo": json.dumps(
+                [
+                    view["turn"],
+                    view["current"],
+                    view["frenzy"],
+                    view["over"],
+                    view["skulls"],
+                    view["killshot"],
+                    can_end_turn,
+                    rules.frenzy_actions(view, view["current"]) if view["frenzy"] else None,
+                    [p["character"] for p in view["players"]],
+                    [names.get(i, "") for i in range(len(view["players"]))],
+                    [outcome.places, outcome.scores] if outcome else None,
+                ],
+                sort_keys=True,
+                default=str,
+            ),
             "players": players,
             "current": CHARACTERS[current],
             "turn": view["turn"],
@@ -163,9 +204,7 @@ class AdrenalinePresenter:
             ]
             if outcome
             else [],
-            "can_end_turn": can_edit
-            and not view["over"]
-            and (session.edit_policy != "own" or viewer.seat == view["current"]),
+            "can_end_turn": can_end_turn,
             "tagbacks": _tagback_offers(last_events, view, players),
             "pickup_options": _pickup_options(cards, view),
         }
@@ -320,11 +359,25 @@ class AdrenalinePresenter:
         return ""
 
 
+# (language, weapons held) → (the catalog it was built from, the <option>s)
+_PICKUP_OPTIONS: dict[tuple[str, tuple[str, ...]], tuple[list[Card], str]] = {}
+
+
 def _pickup_options(cards: dict[str, Card], view: dict[str, Any]) -> str:
-    """The <option>s of weapons nobody holds, built once for every board."""
+    """The <option>s of weapons nobody holds, built once for every board (and kept
+    per language and set of held weapons, while the catalog stays the same)."""
     held = {w["slug"] for p in view["players"] for w in p["weapons"]}
+    catalog = cards_of("adrenaline", "weapon")
+    key = (get_language(), tuple(sorted(held)))
+    found = _PICKUP_OPTIONS.get(key)
+    if found is not None and found[0] is catalog and len(cards) == len(catalog):
+        return found[1]
     free = sorted((c for c in cards.values() if c.slug not in held), key=lambda c: c.name)
-    return format_html_join("", '<option value="{}">{}</option>', ((c.slug, c.name) for c in free))
+    html = format_html_join("", '<option value="{}">{}</option>', ((c.slug, c.name) for c in free))
+    if len(_PICKUP_OPTIONS) > 512:
+        _PICKUP_OPTIONS.clear()
+    _PICKUP_OPTIONS[key] = (catalog, html)
+    return html
 
 
 def _award_text(award: dict[str, Any]) -> str:

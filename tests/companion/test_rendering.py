@@ -1,0 +1,80 @@
+"""Live frames rendered once per change: the caches never show one viewer another's frame."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion import rendering, services
+from companion.models import GameSession
+from tests.conftest import next_key, phone, shot
+
+pytestmark = pytest.mark.django_db
+
+
+def _sit_everyone(session) -> list[str]:
+    tokens = [f"phone-{i}" for i in range(len(session.seats.all()))]
+    for index, token in enumerate(tokens):
+        services.claim_seat(session, index, token)
+    return tokens
+
+
+def test_primed_frames_match_frames_read_afresh(make_session, django_capture_on_commit_callbacks):
+    session = make_session(policy="own")
+    tokens = _sit_everyone(session)
+    for token in tokens:
+        rendering.socket_opened(session.pk, token, False, "en")
+    try:
+        stamps: list[str] = []
+        real_prime = rendering.prime
+
+        def spy(session, seats, stamp, row=None):
+            stamps.append(stamp)
+            real_prime(session, seats, stamp, row)
+
+        rendering.prime = spy
+        try:
+            with django_capture_on_commit_callbacks(execute=True):
+                services.submit_action(
+                    session, shot("dstructor", "dozer"), token=tokens[0], key=next_key()
+                )
+        finally:
+            rendering.prime = real_prime
+        (stamp,) = stamps
+        for token in tokens:
+            primed = rendering.cached_frames(session.pk, token, language="en", stamp=stamp)
+            fresh = rendering.socket_frames(session.pk, token, language="en")
+            assert primed == fresh
+        # Each seat edits only its own board: the frames differ per seat.
+        frames = {
+            rendering.cached_frames(session.pk, t, language="en", stamp=stamp) for t in tokens
+        }
+        assert len(frames) == len(tokens)
+    finally:
+        for token in tokens:
+            rendering.socket_closed(session.pk, token, False, "en")
+
+
+def test_a_memoised_board_follows_the_language_and_the_damage(make_session):
+    session = make_session()
+    tokens = _sit_everyone(session)
+    english = rendering.socket_frames(session.pk, tokens[1], language="en")
+    italian = rendering.socket_frames(session.pk, tokens[1], language="it")
+    assert english != italian and "What happened" in english and "What happened" not in italian
+    services.submit_action(session, shot("dstructor", "dozer", 2), token=tokens[0], key=next_key())
+    after = rendering.socket_frames(session.pk, tokens[1], language="en")
+    assert 'data-damage="2"' in after
+    assert GameSession.objects.get(pk=session.pk).version == 1
+
+
+def test_a_full_page_is_never_served_from_the_memo(make_session):
+    session = make_session()
+    tokens = _sit_everyone(session)
+    rendering.socket_frames(session.pk, tokens[0], language="en")  # fills the memo
+    client = phone(tokens[0])
+    first = client.get(f"/s/{session.code}/").content.decode()
+    second = client.get(f"/s/{session.code}/").content.decode()
+    # Server-made one-time keys and a CSRF input in every form of the page.
+    assert 'name="key" value=""' not in first
+    assert 'name="csrfmiddlewaretoken"' in first
+    keys = lambda html: [part.split('"')[0] for part in html.split('name="key" value="')[1:]]  # noqa: E731
+    assert keys(first) and set(keys(first)).isdisjoint(keys(second))
