@@ -1,8 +1,13 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from games import reference
+
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("cards/", reference.card_index, name="cards"),
+    path("cards/<slug:game>/<slug:slug>/", reference.card_page, name="card"),
+    path("rules/<slug:game>/", reference.rules_page, name="rules"),
     path("", include("companion.urls")),
 ]

@@ -1,15 +1,24 @@
-"""Load every game's catalog data file into ``Card`` rows. Safe to re-run."""
+"""Load every game's catalog data file into ``CardType`` and ``Card`` rows.
+
+Safe to re-run: rows are matched on (game, slug), updated in place, and rows whose
+slug left the file are deleted, so two runs leave the same rows.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from django.db import transaction
 
-from games.models import Card, forget_catalog_cache
+from games.models import Card, CardType, forget_catalog_cache
+from games.text_fold import fold
 
 DATA_ROOT = Path(__file__).resolve().parent
+LANGUAGES = ("en", "it")
+AMMO = ("red", "blue", "yellow")
 
 
 def catalog_files() -> list[Path]:
@@ -24,14 +33,78 @@ def _text(card: dict, lang: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
+def _strings(value: Any, lang: str) -> Iterator[str]:
+    """Every string of one language inside a card's data: names, text, notes, effects."""
+    if isinstance(value, dict):
+        if lang in value and set(value) <= set(LANGUAGES):
+            localised = value[lang]
+            yield from [localised] if isinstance(localised, str) else localised
+            return
+        for item in value.values():
+            yield from _strings(item, lang)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item, lang)
+
+
+def _numbers(value: Any) -> Iterable[int]:
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, list):
+        return [n for item in value for n in _numbers(item)]
+    return []
+
+
+def facets(card: dict) -> dict[str, Any]:
+    """The filterable columns of a card: ammo colours and cost, damage, priority."""
+    cost = card.get("reload_cost")
+    colours = [c for c in AMMO if c in (cost or [])] or (
+        [card["colour"]] if card.get("colour") in AMMO else []
+    )
+    damages = [n for effect in card.get("effects", []) for n in _numbers(effect.get("damage"))]
+    damages += list(_numbers(card.get("damage")))
+    priority = card.get("priority", card.get("number"))
+    return {
+        "colours": " ".join(colours),
+        "cost": len(cost) if isinstance(cost, list) else None,
+        "damage": max(damages) if damages else None,
+        "priority": priority if isinstance(priority, int) else None,
+    }
+
+
+def search_text(card: dict) -> str:
+    parts = [card["slug"].replace("-", " ")]
+    for lang in LANGUAGES:
+        parts += _strings(card, lang)
+    return fold(" ".join(parts))
+
+
+def _load_kinds(game: str, kinds: list[dict]) -> None:
+    seen = []
+    for order, kind in enumerate(kinds):
+        CardType.objects.update_or_create(
+            game=game,
+            slug=kind["slug"],
+            defaults={"order": order, "name_en": kind["name"]["en"], "name_it": kind["name"]["it"]},
+        )
+        seen.append(kind["slug"])
+    CardType.objects.filter(game=game).exclude(slug__in=seen).delete()
+
+
 @transaction.atomic
 def load_catalog(path: Path) -> tuple[str, int, int, int]:
     """Returns (game, created, updated, removed)."""
     document = json.loads(path.read_text(encoding="utf-8"))
     game = document["game"]
+    kinds = document.get("kinds", [])
+    known_kinds = {kind["slug"] for kind in kinds}
     created = updated = 0
     seen = []
     for order, card in enumerate(document["cards"]):
+        if card["kind"] not in known_kinds:
+            raise ValueError(f"{path}: card {card['slug']!r} has undeclared kind {card['kind']!r}")
         fields = {
             "kind": card["kind"],
             "order": order,
@@ -40,6 +113,8 @@ def load_catalog(path: Path) -> tuple[str, int, int, int]:
             "text_en": _text(card, "en"),
             "text_it": _text(card, "it"),
             "data": card,
+            "search": search_text(card),
+            **facets(card),
         }
         _row, was_created = Card.objects.update_or_create(
             game=game, slug=card["slug"], defaults=fields
@@ -48,6 +123,7 @@ def load_catalog(path: Path) -> tuple[str, int, int, int]:
         updated += not was_created
         seen.append(card["slug"])
     removed, _details = Card.objects.filter(game=game).exclude(slug__in=seen).delete()
+    _load_kinds(game, kinds)
     return game, created, updated, removed
 
 

@@ -1,0 +1,325 @@
+"""The card reference: search and filter every game's cards, card pages, rules pages.
+
+Read-only pages anyone can open, session or not. Card rows come from the catalog
+loader (``manage.py load_catalogs``); rules pages straight from each game's
+``data/rules.json``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import get_language, gettext_noop
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_GET
+from django.views.decorators.vary import vary_on_headers
+
+from companion.errors import BadRequest, NotFound
+from companion.views import _error_response
+from games.catalog_loader import AMMO, DATA_ROOT
+from games.models import Card, CardType
+from games.text_fold import words
+
+# Every game the reference knows, in the order the filters list them.
+GAMES: dict[str, Any] = {
+    "adrenaline": _("Adrenaline"),
+    "munchkin": _("Munchkin Bites!"),
+    "shazamm": "Shazamm!",
+    "kablamo": "Kablamo",
+    "plastic-attack": "Plastic Attack",
+}
+# The package folder of each game (plain strings: a slug from a template may be a
+# SafeString, which pathlib refuses).
+DATA_DIRS = {slug: slug.replace("-", "_") for slug in GAMES}
+COLOUR_NAMES = {"red": _("red"), "blue": _("blue"), "yellow": _("yellow")}
+MAX_QUERY = 100
+MAX_NUMBER = 99
+PAGE = 60
+
+
+@dataclass(frozen=True)
+class CardQuery:
+    """What a search asks for: words and filters, validated."""
+
+    q: str = ""
+    game: str = ""
+    kind: str = ""
+    colour: str = ""
+    cost: int | None = None
+    damage: int | None = None
+    priority: int | None = None
+
+    @property
+    def is_empty(self) -> bool:
+        return self == CardQuery()
+
+
+def _number(raw: str, field: str) -> int | None:
+    if raw == "":
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        raise BadRequest(gettext_noop("“%(field)s” must be a whole number."), field=field) from None
+    if not 0 <= value <= MAX_NUMBER:
+        raise BadRequest(
+            gettext_noop("“%(field)s” must be between 0 and %(max)s."), field=field, max=MAX_NUMBER
+        )
+    return value
+
+
+def parse_query(params: Any) -> CardQuery:
+    """A ``CardQuery`` from GET parameters, or ``BadRequest`` saying what is wrong."""
+    raw = {name: str(params.get(name, "")).strip() for name in CardQuery.__dataclass_fields__}
+    if len(raw["q"]) > MAX_QUERY:
+        raise BadRequest(gettext_noop("Search for at most %(max)s characters."), max=MAX_QUERY)
+    game, kind, colour = raw["game"], raw["kind"], raw["colour"]
+    if game and game not in GAMES:
+        raise BadRequest(gettext_noop("There is no game called “%(game)s”."), game=game[:32])
+    if kind:
+        kinds = CardType.objects.filter(slug=kind)
+        if game:
+            kinds = kinds.filter(game=game)
+        if not kinds.exists():
+            raise BadRequest(gettext_noop("There is no card type “%(kind)s”."), kind=kind[:32])
+    if colour and colour not in AMMO:
+        raise BadRequest(gettext_noop("There is no ammo colour “%(colour)s”."), colour=colour[:16])
+    return CardQuery(
+        q=raw["q"],
+        game=game,
+        kind=kind,
+        colour=colour,
+        cost=_number(raw["cost"], "cost"),
+        damage=_number(raw["damage"], "damage"),
+        priority=_number(raw["priority"], "priority"),
+    )
+
+
+def find_cards(query: CardQuery) -> list[Card]:
+    """Cards matching every word (names, text and notes, both languages) and filter.
+
+    Cards whose name matches come first, then the catalog order."""
+    cards = Card.objects.all()
+    for word in words(query.q):
+        cards = cards.filter(search__contains=word)
+    if query.game:
+        cards = cards.filter(game=query.game)
+    if query.kind:
+        cards = cards.filter(kind=query.kind)
+    if query.colour:
+        cards = cards.filter(colours__contains=query.colour)
+    if query.cost is not None:
+        cards = cards.filter(cost=query.cost)
+    if query.damage is not None:
+        cards = cards.filter(damage__gte=query.damage)
+    if query.priority is not None:
+        cards = cards.filter(priority=query.priority)
+    found = list(cards.defer("data", "search"))
+    query_words = words(query.q)
+
+    def rank(card: Card) -> tuple[int, int, str, int]:
+        name = " ".join(words(f"{card.name_en} {card.name_it}", limit=50))
+        named = all(word in name for word in query_words)
+        return (0 if named else 1, _game_index(card.game), card.kind, card.order)
+
+    return sorted(found, key=rank)
+
+
+def _game_index(game: str) -> int:
+    return list(GAMES).index(game) if game in GAMES else len(GAMES)
+
+
+def cubes(colours: Any) -> list[tuple[str, Any]]:
+    """Ammo cubes as (colour, its name in this language), for icons with a text."""
+    return [(c, COLOUR_NAMES.get(c, c)) for c in (colours or [])]
+
+
+def _filters_context(query: CardQuery, kinds: list[CardType]) -> dict[str, Any]:
+    return {
+        "games": list(GAMES.items()),
+        "kinds": [
+            (k.slug, k.name if query.game else f"{GAMES.get(k.game, k.game)}: {k.name}")
+            for k in sorted(kinds, key=lambda k: _game_index(k.game))
+            if not query.game or k.game == query.game
+        ],
+        "colours": list(COLOUR_NAMES.items()),
+        "numbers": range(1, 4),
+        "damages": range(1, 5),
+        "priorities": range(0, 15),
+    }
+
+
+def _results_context(query: CardQuery, kinds: list[CardType]) -> dict[str, Any]:
+    found = find_cards(query)
+    by_key = {(k.game, k.slug): k for k in kinds}
+    rows = [
+        (
+            card,
+            GAMES.get(card.game, card.game),
+            by_key.get((card.game, card.kind)),
+            cubes(card.colours.split()),
+        )
+        for card in found[:PAGE]
+    ]
+    return {
+        "query": query,
+        "rows": rows,
+        "count": len(found),
+        "more": max(0, len(found) - PAGE),
+    }
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+def card_index(request: HttpRequest) -> HttpResponse:
+    try:
+        query = parse_query(request.GET)
+    except BadRequest as error:
+        return _error_response(request, error)
+    kinds = list(CardType.objects.all())
+    context = _results_context(query, kinds)
+    context.update(_filters_context(query, kinds))
+    if request.htmx and not request.htmx.history_restore_request:
+        return render(request, "cards/results.html", {**context, "oob": True})
+    return render(request, "cards/index.html", context)
+
+
+# ---------------------------------------------------------------- card pages
+
+COST_FIELDS = ("reload_cost", "pickup_cost")
+EFFECT_KINDS = {
+    "basic": _("Basic effect"),
+    "optional": _("Optional effect"),
+    "mode": _("Alternative mode"),
+}
+
+
+def _lang() -> str:
+    return "it" if (get_language() or "en").startswith("it") else "en"
+
+
+def localise(value: Any) -> Any:
+    if isinstance(value, dict) and set(value) <= {"en", "it"} and value:
+        return value.get(_lang()) or value.get("en", "")
+    return value
+
+
+def card_facts(card: Card) -> list[tuple[str, Any]]:
+    """The card's numbers, each with a label a player reads (structured fields only)."""
+    data = card.data
+    facts: list[tuple[str, Any]] = []
+    for field_name, label in FACT_LABELS.items():
+        if field_name not in data or field_name in COST_FIELDS:
+            continue
+        value = localise(data[field_name])
+        if value is None or value == "" or value == []:
+            continue
+        if isinstance(value, bool):
+            value = _("yes") if value else _("no")
+        elif isinstance(value, list):
+            value = ", ".join(str(localise(item)) for item in value)
+        facts.append((str(label), value))
+    return facts
+
+
+FACT_LABELS: dict[str, Any] = {
+    "number": _("Priority"),
+    "priority": _("Priority"),
+    "copies": _("Copies in the deck"),
+    "ranks": _("Card ranks"),
+    "rank": _("Rank"),
+    "value": _("Value"),
+    "damage": _("Damage"),
+    "effect_known": _("Effect known"),
+}
+
+
+def _effects(card: Card) -> list[dict[str, Any]]:
+    effects = []
+    for effect in card.data.get("effects", []):
+        damage = effect.get("damage")
+        effects.append(
+            {
+                "kind": EFFECT_KINDS.get(effect.get("kind"), ""),
+                "name": localise(effect.get("name")),
+                "extra_cost": cubes(effect.get("extra_cost")),
+                "damage": "/".join(map(str, damage)) if isinstance(damage, list) else damage,
+                "marks": effect.get("marks"),
+                "text": localise(effect.get("text")),
+            }
+        )
+    return effects
+
+
+@require_GET
+def card_page(request: HttpRequest, game: str, slug: str) -> HttpResponse:
+    card = Card.objects.filter(game=game, slug=slug).first()
+    if card is None:
+        return _error_response(
+            request, NotFound(gettext_noop("There is no card “%(card)s” here."), card=slug[:60])
+        )
+    data = card.data
+    context = {
+        "card": card,
+        "kind": CardType.objects.filter(game=card.game, slug=card.kind).first(),
+        "game_title": GAMES.get(card.game, card.game),
+        "reload_cost": cubes(data.get("reload_cost")),
+        "pickup_cost": cubes(data.get("pickup_cost")) if "pickup_cost" in data else None,
+        "effects": _effects(card),
+        "notes": localise(data.get("notes")) or [],
+        "facts": card_facts(card),
+        "has_rules": rules_of(card.game) is not None,
+    }
+    return render(request, "cards/card.html", context)
+
+
+# ---------------------------------------------------------------- rules pages
+
+
+@cache
+def rules_of(game: str) -> dict[str, Any] | None:
+    """A game's rules summary (``data/rules.json``), or None when it has none."""
+    if game not in GAMES:
+        return None
+    path = DATA_ROOT / DATA_DIRS[game] / "data" / "rules.json"
+    if not path.exists():
+        return None
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def rules_url(game: str, section: str) -> str:
+    """Where a "?" help link points: one section of a game's rules page."""
+    return f"{reverse('rules', args=[game])}#{section}"
+
+
+@require_GET
+def rules_page(request: HttpRequest, game: str) -> HttpResponse:
+    document = rules_of(game)
+    if document is None:
+        return _error_response(
+            request,
+            NotFound(gettext_noop("There is no rules page for “%(game)s”."), game=game[:32]),
+        )
+    sections = [
+        {
+            "slug": section["slug"],
+            "title": localise(section["title"]),
+            "points": localise(section["points"]),
+        }
+        for section in document["sections"]
+    ]
+    context = {
+        "game": game,
+        "game_title": GAMES[game],
+        "title": localise(document["title"]),
+        "sections": sections,
+        "has_cards": Card.objects.filter(game=game).exists(),
+    }
+    return render(request, "cards/rules.html", context)

@@ -1,0 +1,27 @@
+"""``{% rules_help "adrenaline" "scoring" %}``: a "?" link to one section of a game's
+rules summary, placed where that rule applies."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import format_html
+from django.utils.translation import gettext
+
+from games.reference import localise, rules_of, rules_url
+
+register = template.Library()
+
+
+@register.simple_tag
+def rules_help(game: str, section: str) -> str:
+    document = rules_of(game)
+    titles = {s["slug"]: s["title"] for s in document["sections"]} if document else {}
+    if section not in titles:
+        return ""
+    label = gettext("Rules: %(topic)s") % {"topic": localise(titles[section])}
+    return format_html(
+        '<a class="help" href="{}" target="_blank" rel="noopener" aria-label="{}" title="{}">?</a>',
+        rules_url(game, section),
+        label,
+        label,
+    )
