@@ -12,6 +12,7 @@ from games.engine.rng import SeededRandom
 
 ENGINES: dict[str, str] = {
     "adrenaline": "games.adrenaline.rules:ENGINE",
+    "munchkin": "games.munchkin.rules:ENGINE",
     "shazamm": "games.shazamm.rules:ENGINE",
 }
 

@@ -20,7 +20,7 @@ def as_int(value: Any, field: str, low: int, high: int) -> int:
         raise InvalidInput(_("“%(field)s” must be a whole number."), field=field)
     try:
         number = int(str(value).strip()) if isinstance(value, str) else int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: JSON's Infinity
         raise InvalidInput(_("“%(field)s” must be a whole number."), field=field) from None
     if isinstance(value, float) and value != number:
         raise InvalidInput(_("“%(field)s” must be a whole number."), field=field)

@@ -14,6 +14,10 @@ PURE = [
     REPO / "games" / "engine",
     REPO / "games" / "adrenaline" / "rules.py",
     REPO / "games" / "adrenaline" / "scoring.py",
+    REPO / "games" / "munchkin" / "rules.py",
+    REPO / "games" / "munchkin" / "actions.py",
+    REPO / "games" / "munchkin" / "character.py",
+    REPO / "games" / "munchkin" / "combat.py",
 ]
 FORBIDDEN_MODULES = {
     "django",

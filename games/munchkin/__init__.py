@@ -1,0 +1,1 @@
+"""Munchkin Bites! (Munchkin Morde!): the table companion's rules engine."""
