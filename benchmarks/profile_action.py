@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from companion import services
     from companion.models import GameSession
-    from companion.rendering import cached_frames, socket_frames, socket_opened
+    from companion.rendering import Listener, cached_frames, socket_frames, socket_opened
 
     tokens = [f"phone-{i}" for i in range(len(CHARACTERS))]
     session = services.create_session(
@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     # The table's five sockets, as SessionConsumer.connect registers them, and a
     # listener on the session's group for the stamp of each change.
     for token in tokens:
-        socket_opened(session.pk, token, False, args.language)
+        socket_opened(session.pk, token, Listener(token, False, args.language))
     layer = get_channel_layer()
     channel = async_to_sync(layer.new_channel)()
     async_to_sync(layer.group_add)(session.group_name, channel)

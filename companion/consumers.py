@@ -8,7 +8,9 @@ for what its own seat may see.
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections import deque
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -22,7 +24,13 @@ from companion import services
 from companion.errors import NotFound
 from companion.identity import phone_token
 from companion.models import GameSession
-from companion.rendering import cached_frames, socket_closed, socket_frames, socket_opened
+from companion.rendering import (
+    Listener,
+    cached_frames,
+    socket_closed,
+    socket_frames,
+    socket_opened,
+)
 
 SUPPORTED = {code for code, _name in settings.LANGUAGES}
 
@@ -41,16 +49,35 @@ class SessionConsumer(AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         self.session_id, self.group = found
+        # Frames go out one at a time, in the order changes were committed: a
+        # direct wake-up from this process and the group message may both
+        # announce the same change (sent once: ``_sent``), and neither may
+        # overtake the full frame being read on connect.
+        self._send_lock = asyncio.Lock()
+        self._sent: deque[str] = deque(maxlen=32)
+        self._tasks: set[asyncio.Task] = set()
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        socket_opened(self.session_id, self.token, bool(self.spectator_key), self.language)
+        loop = asyncio.get_running_loop()
+        socket_opened(
+            self.session_id,
+            self.channel_name,
+            Listener(
+                self.token,
+                bool(self.spectator_key),
+                self.language,
+                wake=lambda stamp: loop.call_soon_threadsafe(self._woken, stamp),
+            ),
+        )
         await self._enforce_deadline()
-        await self._send_frames()
+        async with self._send_lock:
+            await self._send_frames()
 
     async def disconnect(self, code: int) -> None:
         if self.group:
-            socket_closed(self.session_id, self.token, bool(self.spectator_key), self.language)
+            socket_closed(self.session_id, self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         size = len(text_data or "") + len(bytes_data or b"")
@@ -65,17 +92,38 @@ class SessionConsumer(AsyncWebsocketConsumer):
             # A phone whose countdown reached zero asks again: enforce the
             # deadline lazily (the change is pushed to the whole group), then resend.
             await self._enforce_deadline()
-            await self._send_frames()
+            async with self._send_lock:
+                await self._send_frames()
             return
         await self._send_error(
             gettext_noop("This connection only receives updates; use the buttons to play.")
         )
 
     async def session_changed(self, event: dict[str, Any]) -> None:
-        stamp = event.get("stamp")
-        if stamp:
-            # Another socket of this process may already have read and rendered
-            # this change: then the frame needs no database and no thread hop.
+        await self._deliver(event.get("stamp"))
+
+    def _woken(self, stamp: str) -> None:
+        """On the event loop: this process committed change ``stamp`` (see
+        ``rendering.prime``); send its frame without waiting for the group message."""
+        if self.group is None:
+            return
+        task = asyncio.ensure_future(self._deliver(stamp))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _deliver(self, stamp: str | None) -> None:
+        async with self._send_lock:
+            if self.group is None:
+                return
+            if not stamp:
+                await self._send_frames()
+                return
+            if stamp in self._sent:
+                return
+            self._sent.append(stamp)
+            # The process that made the change, or another socket of this one,
+            # has usually read and rendered it already: then the frame needs no
+            # database and no thread hop.
             html = cached_frames(
                 self.session_id,
                 self._token(),
@@ -83,10 +131,9 @@ class SessionConsumer(AsyncWebsocketConsumer):
                 language=self.language,
                 stamp=stamp,
             )
-            if html is not None:
-                await self.send(text_data=html)
-                return
-        await self._send_frames(stamp)
+            if html is None:
+                html = await self._render(stamp)
+            await self.send(text_data=html)
 
     # ------------------------------------------------------------ helpers
 

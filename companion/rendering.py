@@ -20,8 +20,8 @@ the shared part is rendered the rest of their frames need no database at all
 
 from __future__ import annotations
 
-from collections import Counter, OrderedDict
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from threading import Lock
 from typing import Any
@@ -91,43 +91,84 @@ def snapshot(session_id: int, stamp: str | None = None) -> Snapshot:
     return found
 
 
-# The sockets this process holds, per session: (token, spectator, language) → count.
-_LIVE: dict[int, Counter[tuple[str, bool, str]]] = {}
+@dataclass(frozen=True)
+class Listener:
+    """A socket this process holds: whom it shows the table to, and how to tell it
+    of a change directly (``wake(stamp)``, thread-safe) instead of through the
+    channel layer."""
+
+    token: str
+    spectator: bool
+    language: str
+    wake: Callable[[str], None] | None = None
+
+    @property
+    def viewer_key(self) -> tuple[str, bool, str]:
+        return (self.token, self.spectator, self.language)
+
+
+# The sockets this process holds, per session: socket id → Listener.
+_LIVE: dict[int, dict[Hashable, Listener]] = {}
 _live_lock = Lock()
 
 
-def socket_opened(session_id: int, token: str, spectator: bool, language: str) -> None:
+def socket_opened(session_id: int, socket: Hashable, listener: Listener) -> None:
     with _live_lock:
-        _LIVE.setdefault(session_id, Counter())[(token, spectator, language)] += 1
+        _LIVE.setdefault(session_id, {})[socket] = listener
 
 
-def socket_closed(session_id: int, token: str, spectator: bool, language: str) -> None:
+def socket_closed(session_id: int, socket: Hashable) -> None:
     with _live_lock:
-        viewers = _LIVE.get(session_id)
-        if viewers is None:
+        listeners = _LIVE.get(session_id)
+        if listeners is None:
             return
-        viewers[(token, spectator, language)] -= 1
-        if viewers[(token, spectator, language)] <= 0:
-            del viewers[(token, spectator, language)]
-        if not viewers:
+        listeners.pop(socket, None)
+        if not listeners:
             del _LIVE[session_id]
+
+
+def listeners_of(session_id: int) -> list[Listener]:
+    with _live_lock:
+        return list(_LIVE.get(session_id, {}).values())
 
 
 def prime(
     session: GameSession, seats: Sequence[Seat], stamp: str, row: Action | None = None
 ) -> None:
     """Just committed: keep what was written as the snapshot of change ``stamp`` (and
-    ``row``, the action appended, as the newest line of the history), and render the
-    frames of this process's sockets of the session before they are told, so each of
-    them only has to send (no database, no thread hop).
+    ``row``, the action appended, as the newest line of the history), render the
+    shared part of the frames this process's sockets of the session show, once per
+    distinct shared part, and wake those sockets directly. Each then only renders
+    its small personal part on the event loop (no database, no thread hop, no trip
+    through the channel layer); the group message that follows is for the sockets
+    of other processes, and the ones here ignore a stamp they have already sent.
     """
-    _SNAPSHOTS.put((session.pk, stamp), Snapshot(session, list(seats)))
+    snap = Snapshot(session, list(seats))
+    _SNAPSHOTS.put((session.pk, stamp), snap)
     if row is not None:
         extend_log_tail(session, row)
-    with _live_lock:
-        viewers = list(_LIVE.get(session.pk, ()))
-    for token, spectator, language in viewers:
-        socket_frames(session.pk, token, spectator=spectator, language=language, stamp=stamp)
+    listeners = listeners_of(session.pk)
+    rendered: set[tuple] = set()
+    for listener in listeners:
+        viewer = viewer_for(session, snap.seats, listener.token, spectator=listener.spectator)
+        with translation.override(listener.language):
+            key = shared_key(session, viewer, listener.language)
+        if key in rendered or _SHARED.get(key) is not None:
+            continue
+        rendered.add(key)
+        socket_frames(
+            session.pk,
+            listener.token,
+            spectator=listener.spectator,
+            language=listener.language,
+            stamp=stamp,
+        )
+    for listener in listeners:
+        if listener.wake is not None:
+            try:
+                listener.wake(stamp)
+            except RuntimeError:  # its event loop has closed: the group message remains
+                continue
 
 
 def shared_key(session: GameSession, viewer: Viewer, language: str) -> tuple:

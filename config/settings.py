@@ -89,13 +89,24 @@ TEMPLATES = [
 # Database: SQLite by default; DATABASE_URL (postgres://…) for production.
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
+    # Under ASGI every request runs its sync code in a thread of its own, so
+    # persistent connections (CONN_MAX_AGE) are not reused across requests: each
+    # action would open a PostgreSQL connection. A connection pool (psycopg_pool,
+    # Django >= 5.1) hands them over instead. DB_POOL=0 turns it off.
+    DB_POOL = os.environ.get("DB_POOL", "1") == "1"
     DATABASES = {
         "default": dj_database_url.parse(
             DATABASE_URL,
-            conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
-            conn_health_checks=True,
+            conn_max_age=0 if DB_POOL else int(os.environ.get("DB_CONN_MAX_AGE", "60")),
+            conn_health_checks=not DB_POOL,
         )
     }
+    if DB_POOL and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": int(os.environ.get("DB_POOL_MIN", "2")),
+            "max_size": int(os.environ.get("DB_POOL_MAX", "16")),
+            "timeout": 10,
+        }
 else:
     DATABASES = {
         "default": {
@@ -145,7 +156,9 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# A phone's seat token lives in its Django session, read on every action: from the
+# cache (Redis in production) first, the database only on a miss.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 30
 SESSION_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", False)

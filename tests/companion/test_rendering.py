@@ -21,8 +21,12 @@ def _sit_everyone(session) -> list[str]:
 def test_primed_frames_match_frames_read_afresh(make_session, django_capture_on_commit_callbacks):
     session = make_session(policy="own")
     tokens = _sit_everyone(session)
+    woken: list[tuple[str, str]] = []
     for token in tokens:
-        rendering.socket_opened(session.pk, token, False, "en")
+        listener = rendering.Listener(
+            token, False, "en", wake=lambda stamp, token=token: woken.append((token, stamp))
+        )
+        rendering.socket_opened(session.pk, token, listener)
     try:
         stamps: list[str] = []
         real_prime = rendering.prime
@@ -40,6 +44,8 @@ def test_primed_frames_match_frames_read_afresh(make_session, django_capture_on_
         finally:
             rendering.prime = real_prime
         (stamp,) = stamps
+        # Every socket of this process is told of the change directly, once.
+        assert sorted(woken) == sorted((token, stamp) for token in tokens)
         for token in tokens:
             primed = rendering.cached_frames(session.pk, token, language="en", stamp=stamp)
             fresh = rendering.socket_frames(session.pk, token, language="en")
@@ -51,7 +57,7 @@ def test_primed_frames_match_frames_read_afresh(make_session, django_capture_on_
         assert len(frames) == len(tokens)
     finally:
         for token in tokens:
-            rendering.socket_closed(session.pk, token, False, "en")
+            rendering.socket_closed(session.pk, token)
 
 
 def test_a_memoised_board_follows_the_language_and_the_damage(make_session):
