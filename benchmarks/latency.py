@@ -111,13 +111,18 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
+# Phones keep their HTTP connection open between taps, as browsers do
+# (``--new-connections`` opens one per POST instead: the worst case).
+KEEP_ALIVE = True
+
+
 def set_table(base: str) -> Table:
     """One 5-player session: the creator sits in seat 0, four more phones claim 1–4."""
-    host = Phone(base)
+    host = Phone(base, keep_alive=KEEP_ALIVE)
     code = host.create_session(CHARACTERS, first=SHOOTER, host_seat=SHOOTER)
     phones = [host]
     for index in range(1, SEATS):
-        phone = Phone(base)
+        phone = Phone(base, keep_alive=KEEP_ALIVE)
         phone.claim(code, index, htmx=False)
         phones.append(phone)
     return Table(code, phones)
@@ -191,6 +196,9 @@ async def close_all(tables: list[Table]) -> None:
     for w in watches:
         if w.task:
             w.task.cancel()
+    for table in tables:
+        for phone in table.phones:
+            phone.close()
 
 
 async def measure(
@@ -331,7 +339,7 @@ def run_backend(backend: str, args: argparse.Namespace) -> list[dict[str, Any]]:
                         budget=args.budget,
                     )
                 )
-                results.append({"backend": backend, **result})
+                results.append({"backend": backend, "keep_alive": KEEP_ALIVE, **result})
     return results
 
 
@@ -386,7 +394,14 @@ def main(argv: list[str] | None = None) -> int:
         default=REDIS_URL_BENCH,
         help="Redis for the pg backend (default: redis://127.0.0.1:6379/0)",
     )
+    parser.add_argument(
+        "--new-connections",
+        action="store_true",
+        help="open a new HTTP connection for every POST (default: keep it open, as browsers do)",
+    )
     args = parser.parse_args(argv)
+    global KEEP_ALIVE
+    KEEP_ALIVE = not args.new_connections
     if not args.redis_url.startswith(("redis://127.0.0.1", "redis://localhost")):
         parser.error("--redis-url must point at 127.0.0.1")
     args.sessions = max(0, min(args.sessions, 300))

@@ -10,7 +10,7 @@ each action, does in this process the server work the benchmark's action causes:
   sends the group message); the phone says its socket is live, so the answer is
   an acknowledgement;
 * ``sockets`` — what each of the table's 5 sockets then does for the group message
-  (``SessionConsumer.session_changed``: the same functions, called directly).
+  (``SessionConsumer._deliver``: the same functions, called directly).
 
 Not included: daphne (HTTP parsing, WebSocket framing), the thread hops of the ASGI
 handler, and a real channel layer (the in-memory one is used).
@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         assert response.status_code == 200, response.content[:300]
         posted = time.perf_counter()
         # Every socket of the table (the actor's too) sends its frame, as
-        # SessionConsumer.session_changed does for the group message.
+        # SessionConsumer._deliver does when it is woken.
         stamp = async_to_sync(layer.receive)(channel)["stamp"]
         for token in tokens:
             frame = cached_frames(session.pk, token, language=args.language, stamp=stamp)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import deque
-from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -24,6 +23,7 @@ from companion import services
 from companion.errors import NotFound
 from companion.identity import phone_token
 from companion.models import GameSession
+from companion.relay import relay
 from companion.rendering import (
     Listener,
     cached_frames,
@@ -49,14 +49,15 @@ class SessionConsumer(AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         self.session_id, self.group = found
-        # Frames go out one at a time, in the order changes were committed: a
-        # direct wake-up from this process and the group message may both
-        # announce the same change (sent once: ``_sent``), and neither may
-        # overtake the full frame being read on connect.
+        # Frames go out one at a time, in the order changes were committed: the
+        # committing thread of this process and the relay may both announce the
+        # same change (sent once: ``_sent``), and neither may overtake the full
+        # frame being read on connect. The relay listens to the session's group
+        # for every socket of this process (``companion/relay.py``).
         self._send_lock = asyncio.Lock()
         self._sent: deque[str] = deque(maxlen=32)
         self._tasks: set[asyncio.Task] = set()
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await relay().join(self.group)
         await self.accept()
         loop = asyncio.get_running_loop()
         socket_opened(
@@ -75,9 +76,9 @@ class SessionConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         if self.group:
+            group, self.group = self.group, None
             socket_closed(self.session_id, self.channel_name)
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            self.group = None
+            await relay().leave(group)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         size = len(text_data or "") + len(bytes_data or b"")
@@ -99,12 +100,9 @@ class SessionConsumer(AsyncWebsocketConsumer):
             gettext_noop("This connection only receives updates; use the buttons to play.")
         )
 
-    async def session_changed(self, event: dict[str, Any]) -> None:
-        await self._deliver(event.get("stamp"))
-
     def _woken(self, stamp: str) -> None:
-        """On the event loop: this process committed change ``stamp`` (see
-        ``rendering.prime``); send its frame without waiting for the group message."""
+        """On the event loop: change ``stamp`` was committed, by this process
+        (``rendering.prime``) or another (``relay``); send its frame."""
         if self.group is None:
             return
         task = asyncio.ensure_future(self._deliver(stamp))

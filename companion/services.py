@@ -23,9 +23,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
 from companion import codes
-from companion.errors import BadRequest, Conflict, Forbidden, NotFound
+from companion.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from companion.models import Action, GameSession, Seat
 from games.engine import SeededRandom
+from games.engine.errors import EngineError
 from games.engine.registry import engine_slugs, get_bot, get_engine, has_bot
 
 logger = logging.getLogger(__name__)
@@ -226,25 +227,38 @@ def _acting_seat(
 def submit_action(
     session: GameSession, payload: Mapping[str, Any], *, token: str, key: str
 ) -> Applied:
-    """Apply one game action. A repeated key returns the first result unchanged."""
+    """Apply one game action. A repeated key returns the first result unchanged.
+
+    The key is not looked up first: a repeat is rare, and the unique (session, key)
+    constraint catches it when the new row is inserted, which rolls the whole
+    attempt back. A repeat the rules would now refuse (the state has moved on) is
+    looked up on that error path, so it too gets the first result.
+    """
     key = _check_key(key)
     engine = get_engine(session.game)
     action = engine.parse_action(payload)  # InvalidInput before taking any lock
-    with transaction.atomic():
-        locked = GameSession.objects.select_for_update().get(pk=session.pk)
-        existing = Action.objects.filter(session=locked, key=key).first()
-        if existing is not None:
-            return Applied(existing, created=False)
-        _require_open(locked)
-        seats = list(locked.seats.all())  # one read: the poster's seat, the bots, the frames
-        _enforce_deadline(locked, engine, seats)
-        seat = _acting_seat(locked, token, seats)
-        owner = engine.owner(locked.state, action)
-        if engine.seat_bound and (seat is None or owner not in (None, seat)):
-            raise Forbidden(_("Only the player in that seat can do that."))
-        if locked.edit_policy == GameSession.EditPolicy.OWN and owner is not None and owner != seat:
-            raise Forbidden(_("In this session each player edits only their own board."))
-        row = _apply(locked, engine, action, seat, key, seats=seats)
+    try:
+        with transaction.atomic():
+            locked = GameSession.objects.select_for_update().get(pk=session.pk)
+            _require_open(locked)
+            seats = list(locked.seats.all())  # one read: the poster's seat, the bots, the frames
+            _enforce_deadline(locked, engine, seats)
+            seat = _acting_seat(locked, token, seats)
+            owner = engine.owner(locked.state, action)
+            if engine.seat_bound and (seat is None or owner not in (None, seat)):
+                raise Forbidden(_("Only the player in that seat can do that."))
+            if (
+                locked.edit_policy == GameSession.EditPolicy.OWN
+                and owner is not None
+                and owner != seat
+            ):
+                raise Forbidden(_("In this session each player edits only their own board."))
+            row = _apply(locked, engine, action, seat, key, seats=seats)
+    except (IntegrityError, ServiceError, EngineError):
+        existing = Action.objects.filter(session=session, key=key).first()
+        if existing is None:
+            raise
+        return Applied(existing, created=False)
     return Applied(row, created=True)
 
 
@@ -502,6 +516,7 @@ def notify(
                 rendering.prime(session, seats, stamp, row)
             except Exception:  # the change is committed: the sockets must still hear of it
                 logger.exception("could not pre-render the frames of session %s", session.pk)
-        async_to_sync(layer.group_send)(group, {"type": "session.changed", "stamp": stamp})
+        message = {"type": "session.changed", "session": session.pk, "stamp": stamp}
+        async_to_sync(layer.group_send)(group, message)
 
     transaction.on_commit(send)

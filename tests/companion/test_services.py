@@ -39,6 +39,37 @@ def test_a_retried_request_with_the_same_key_applies_once(make_session):
     assert session.version == 1
 
 
+def test_a_retry_the_rules_would_now_refuse_still_gets_the_first_result(make_session):
+    session = make_session()
+    cube = {"type": "adjust", "player": "dstructor", "field": "red", "delta": 1}
+    last_key = None
+    for _ in range(4):  # up to the most cubes of a colour a player may hold
+        key = next_key()
+        try:
+            services.submit_action(session, cube, token="host", key=key)
+        except RuleError:
+            break
+        last_key = key
+    else:
+        pytest.fail("no cube limit was reached")
+    session.refresh_from_db()
+    version = session.version
+    again = services.submit_action(session, cube, token="host", key=last_key)
+    assert again.created is False and again.action.version == version
+    with pytest.raises(RuleError):  # a new tap is still refused
+        services.submit_action(session, cube, token="host", key=next_key())
+
+
+def test_a_retry_the_rules_would_allow_again_is_not_applied_twice(make_session):
+    session = make_session()
+    end_turn = {"type": "end_turn"}
+    first = services.submit_action(session, end_turn, token="host", key="turn-1")
+    again = services.submit_action(session, end_turn, token="host", key="turn-1")
+    assert again.created is False and again.action.pk == first.action.pk
+    session.refresh_from_db()
+    assert session.version == 1 and session.state["current"] == 1
+
+
 def test_undo_puts_the_board_back_and_stays_in_the_history(make_session):
     session = make_session()
     services.submit_action(session, shot("dstructor", "dozer", 2), token="host", key=next_key())

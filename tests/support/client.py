@@ -17,6 +17,7 @@ Used by the multi-process tests and by the benchmarks::
 from __future__ import annotations
 
 import asyncio
+import http.client
 import http.cookiejar
 import itertools
 import re
@@ -81,10 +82,14 @@ class Phone:
     """One phone: its own cookie jar, so its own Django session and seat.
 
     Thread-safe enough to be used from a thread pool (urllib's ``CookieJar``
-    locks itself); each call opens its own connection.
+    locks itself); each call opens its own connection, unless ``keep_alive``: then
+    the phone keeps one HTTP/1.1 connection open and reuses it, as a browser does
+    (one request at a time per phone, then).
     """
 
-    def __init__(self, base: str, *, timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(
+        self, base: str, *, timeout: float = DEFAULT_TIMEOUT, keep_alive: bool = False
+    ) -> None:
         parsed = urllib.parse.urlsplit(base)
         if parsed.hostname not in {"127.0.0.1", "localhost", "::1"}:
             raise ValueError("Phone only talks to a local server")
@@ -96,6 +101,8 @@ class Phone:
             urllib.request.HTTPCookieProcessor(self.jar),
             _NoRedirect(),
         )
+        self.keep_alive = keep_alive
+        self._connection: http.client.HTTPConnection | None = None
 
     # ------------------------------------------------------------ cookies
 
@@ -129,6 +136,8 @@ class Phone:
             request.add_header(name, value)
         if data is not None:
             request.add_header("Content-Type", "application/x-www-form-urlencoded")
+        if self.keep_alive:
+            return self._request_kept_alive(request)
         try:
             with self._opener.open(request, timeout=self.timeout) as answer:
                 return Response(answer.status, url, answer.headers, answer.read())
@@ -136,6 +145,39 @@ class Phone:
             with error:
                 body = error.read()
             return Response(error.code, url, error.headers, body)
+
+    def _request_kept_alive(self, request: urllib.request.Request) -> Response:
+        """``request`` on this phone's open connection (opened again if the server
+        closed it), with the cookie jar read and updated as urllib would."""
+        self.jar.add_cookie_header(request)
+        parts = urllib.parse.urlsplit(request.full_url)
+        target = parts.path + (f"?{parts.query}" if parts.query else "")
+        headers = dict(request.header_items())
+        for attempt in (1, 2):
+            if self._connection is None:
+                self._connection = http.client.HTTPConnection(
+                    parts.hostname, parts.port, timeout=self.timeout
+                )
+            try:
+                self._connection.request(request.get_method(), target, request.data, headers)
+                answer = self._connection.getresponse()
+                body = answer.read()
+                break
+            except (http.client.HTTPException, ConnectionError):
+                self._connection.close()
+                self._connection = None
+                if attempt == 2:
+                    raise
+        self.jar.extract_cookies(answer, request)
+        if answer.will_close:
+            self._connection.close()
+            self._connection = None
+        return Response(answer.status, request.full_url, answer.headers, body)
+
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
 
     def get(self, path: str, *, headers: Mapping[str, str] | None = None) -> Response:
         return self.request("GET", path, headers=headers)
