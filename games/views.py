@@ -22,6 +22,7 @@ class Setup:
 
 PRESENTERS: dict[str, str] = {
     "adrenaline": "games.adrenaline.views:PRESENTER",
+    "munchkin": "games.munchkin.views:PRESENTER",
     "shazamm": "games.shazamm.views:PRESENTER",
 }
 

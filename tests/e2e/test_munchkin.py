@@ -1,0 +1,117 @@
+"""Munchkin Bites! at a real table: a fight set up on one phone adds up, live, on another.
+
+Every test drives Debian Chromium against a real daphne process (see conftest.py).
+Two phones are two browser contexts, so each has its own cookie and its own seat.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = [pytest.mark.e2e]
+
+SESSION_URL = re.compile(r"/s/([A-Z0-9]+)/$")
+# How long a phone waits for something another phone did to show up.
+LIVE_TIMEOUT_MS = 5_000
+
+
+def wait_live(page: Page) -> None:
+    page.wait_for_selector(
+        "#connection[data-state=live]", state="attached", timeout=LIVE_TIMEOUT_MS
+    )
+
+
+def create_table(page: Page) -> str:
+    """Phone ``page`` sets up Anna, Bruno and Carla (Anna first) and sits as Anna."""
+    page.goto("/new/munchkin/")
+    page.fill("#name_0", "Anna")
+    page.fill("#name_1", "Bruno")
+    page.fill("#name_2", "Carla")
+    page.select_option("#sex_0", "female")
+    page.get_by_role("button", name="Create session").click()
+    page.wait_for_url(SESSION_URL)
+    wait_live(page)
+    match = SESSION_URL.search(page.url)
+    assert match, page.url
+    return match.group(1)
+
+
+def join_and_sit(page: Page, code: str, name: str) -> None:
+    page.goto(f"/j/{code}/")
+    wait_live(page)
+    page.get_by_role("button", name=f"Sit as {name}").click()
+    expect(page.locator("[data-level-up='1']")).to_be_visible()
+
+
+def totals(page: Page, players: int, monsters: int) -> None:
+    expect(page.locator("[data-total=players]")).to_have_text(str(players))
+    expect(page.locator("[data-total=monsters]")).to_have_text(str(monsters))
+
+
+def no_horizontal_scroll(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the page is {width}px wide on a 360px phone"
+
+
+def test_a_fight_set_up_on_one_phone_adds_up_live_on_the_other(phone_a, phone_b):
+    code = create_table(phone_a)
+    join_and_sit(phone_b, code, "Bruno")
+    navigations: list[str] = []
+    phone_b.on("framenavigated", lambda frame: navigations.append(frame.url))
+
+    # Anna kicks open the door: a level 3 Zombie.
+    start = phone_a.locator("#mk-start")
+    expect(start).to_have_attribute("open", "")
+    start.get_by_label("Monster", exact=True).fill("Zombie")
+    start.get_by_label("Monster level").fill("3")
+    start.get_by_role("button", name="Fight!").click()
+
+    totals(phone_b, 1, 3)
+    expect(phone_b.locator("[data-winning]")).to_have_text("Monsters winning by 2")
+    expect(phone_b.locator("#mk-fight")).to_contain_text("#1 Zombie")
+
+    # Bruno's phone asks Bruno to help, and the totals move on Anna's phone.
+    phone_b.select_option("#mk-helper", label="Bruno")
+    phone_b.locator("[data-set-helper]").click()
+    totals(phone_a, 2, 3)
+    expect(phone_a.locator("[data-winning]")).to_have_text("Monsters winning by 1")
+
+    # Anna throws in a +2 potion: the players lead, on Bruno's phone too.
+    phone_a.select_option("#mk-bonus", "2")
+    phone_a.fill("#mk-bonus-name", "Potion")
+    phone_a.locator("[data-bonus=players]").click()
+    totals(phone_b, 4, 3)
+    expect(phone_b.locator("[data-winning]")).to_have_text("Players winning by 1")
+
+    # Someone plays an enhancer on the Zombie: the monsters are ahead again.
+    phone_b.select_option("#mk-enh-1", "5")
+    phone_b.locator("[data-enhance='1']").click()
+    totals(phone_a, 4, 8)
+    expect(phone_a.locator("[data-winning]")).to_have_text("Monsters winning by 4")
+    expect(phone_a.locator("#history")).to_contain_text("Monster 1 gets an enhancer: +5.")
+
+    # A tie goes to the monsters.
+    phone_a.select_option("#mk-bonus", "4")
+    phone_a.locator("[data-bonus=players]").click()
+    totals(phone_b, 8, 8)
+    expect(phone_b.locator("[data-winning]")).to_have_text(
+        "Monsters winning: a tie goes to the monsters"
+    )
+
+    assert navigations == [], "phone B reloaded instead of updating live"
+    no_horizontal_scroll(phone_a)
+    no_horizontal_scroll(phone_b)
+
+
+def test_a_level_tapped_on_one_phone_shows_on_the_other_and_undo_takes_it_back(phone_a, phone_b):
+    code = create_table(phone_a)
+    join_and_sit(phone_b, code, "Bruno")
+    phone_a.locator("[data-level-up='1']").click()
+    expect(phone_b.locator("[data-level='1']")).to_have_text("2")
+    expect(phone_b.locator("[data-strength='1']")).to_have_text("2")
+    phone_b.locator("[data-undo]").click()
+    expect(phone_a.locator("[data-level='1']")).to_have_text("1")
+    expect(phone_a.locator("#history")).to_contain_text("Undid action #1.")
