@@ -1,52 +1,29 @@
 """The Adrenaline card catalog: counts, worked facts from the weapons manual, and
 player-facing text that is ours rather than the rulebook's."""
 
-import json
-from functools import cache
-from pathlib import Path
-
 import pytest
 
-from tests.support.seeds import SEEDS_DIR, copied_runs, seeds_available
+from tests.support import catalog_data as checks
+from tests.support.catalog_data import LANGUAGES, GameData, needs_seeds
+from tests.support.seeds import copied_runs
 
-CATALOG = Path(__file__).resolve().parents[3] / "games/adrenaline/data/catalog.json"
-LANGUAGES = ("en", "it")
+DATA = GameData("adrenaline")
+catalog = DATA.catalog
+card = DATA.card
+
 AMMO = {"red", "blue", "yellow"}
-
-needs_seeds = pytest.mark.skipif(
-    not seeds_available(), reason=f"rulebook seeds expected in {SEEDS_DIR}"
-)
-
-
-@cache
-def catalog() -> dict:
-    return json.loads(CATALOG.read_text(encoding="utf-8"))
 
 
 def weapons() -> list[dict]:
-    return [c for c in catalog()["cards"] if c["kind"] == "weapon"]
+    return DATA.cards("weapon")
 
 
 def powerups() -> list[dict]:
-    return [c for c in catalog()["cards"] if c["kind"] == "powerup"]
-
-
-def card(slug: str) -> dict:
-    return next(c for c in catalog()["cards"] if c["slug"] == slug)
+    return DATA.cards("powerup")
 
 
 def effect(weapon: str, slug: str) -> dict:
     return next(e for e in card(weapon)["effects"] if e["slug"] == slug)
-
-
-def player_texts(c: dict) -> list[str]:
-    """Every player-facing sentence on a card, both languages."""
-    texts = []
-    for lang in LANGUAGES:
-        texts += [c[key][lang] for key in ("text", "timing") if key in c]
-        texts += c["notes"][lang]
-        texts += [e["text"][lang] for e in c.get("effects", [])]
-    return texts
 
 
 # --- The deck -----------------------------------------------------------------
@@ -67,8 +44,7 @@ def test_there_are_21_weapons_and_4_power_up_types():
 
 
 def test_card_slugs_are_unique():
-    slugs = [c["slug"] for c in catalog()["cards"]]
-    assert len(slugs) == len(set(slugs))
+    checks.assert_clean_unique_slugs(catalog()["cards"])
 
 
 def test_power_up_deck_has_24_cards():
@@ -234,8 +210,7 @@ def test_heatseeker_deals_3_and_costs_red_red_yellow():
 @needs_seeds
 @pytest.mark.parametrize("slug", [c["slug"] for c in catalog()["cards"]])
 def test_card_text_is_not_copied_from_the_rulebooks(slug):
-    copied = {t: runs for t in player_texts(card(slug)) if (runs := copied_runs(t))}
-    assert not copied
+    checks.assert_not_copied(DATA.player_texts(card(slug)))
 
 
 @needs_seeds

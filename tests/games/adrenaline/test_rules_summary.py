@@ -2,13 +2,6 @@
 board links to, in both languages, the numbers the engine plays by, and player-facing
 text that is ours rather than the rulebook's."""
 
-import json
-import re
-from functools import cache
-from pathlib import Path
-
-import pytest
-
 from games.adrenaline.rules import (
     FRENZY_VALUES,
     KILL_AT,
@@ -19,12 +12,14 @@ from games.adrenaline.rules import (
     MAX_WEAPONS,
     NORMAL_VALUES,
 )
-from tests.support.seeds import SEEDS_DIR, copied_runs, seeds_available
+from tests.support import catalog_data as checks
+from tests.support.catalog_data import LANGUAGES, GameData, needs_seeds
+from tests.support.seeds import copied_runs
 
-DATA = Path(__file__).resolve().parents[3] / "games/adrenaline/data"
-LANGUAGES = ("en", "it")
-MAX_TEXT_CHARS = 200  # one or two sentences on a phone screen
-SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+DATA = GameData("adrenaline")
+rules = DATA.rules
+catalog = DATA.catalog
+text = DATA.section_text
 
 REQUIRED_SECTIONS = [
     "turn",
@@ -38,58 +33,19 @@ REQUIRED_SECTIONS = [
     "end",
 ]
 
-needs_seeds = pytest.mark.skipif(
-    not seeds_available(), reason=f"rulebook seeds expected in {SEEDS_DIR}"
-)
-
-
-@cache
-def rules() -> dict:
-    return json.loads((DATA / "rules.json").read_text(encoding="utf-8"))
-
-
-@cache
-def catalog() -> dict:
-    return json.loads((DATA / "catalog.json").read_text(encoding="utf-8"))
-
-
-def text(slug: str, lang: str = "en") -> str:
-    section = next(s for s in rules()["sections"] if s["slug"] == slug)
-    return " ".join(section["points"][lang])
-
 
 def dashed(values) -> str:
     return "-".join(map(str, values))
 
 
-def rules_texts() -> list[str]:
-    texts = [rules()["title"][lang] for lang in LANGUAGES]
-    for section in rules()["sections"]:
-        for lang in LANGUAGES:
-            texts.append(section["title"][lang])
-            texts += section["points"][lang]
-    return texts
-
-
 def test_every_section_in_both_languages_with_the_same_number_of_points():
-    assert rules()["game"] == "adrenaline"
-    assert all(rules()["title"][lang].strip() for lang in LANGUAGES)
-    slugs = [s["slug"] for s in rules()["sections"]]
-    assert len(slugs) == len(set(slugs))
-    assert all(SLUG.match(slug) for slug in slugs)
-    assert set(REQUIRED_SECTIONS) <= set(slugs)
-    for section in rules()["sections"]:
-        assert all(section["title"][lang].strip() for lang in LANGUAGES)
-        counts = [len(section["points"][lang]) for lang in LANGUAGES]
-        assert counts[0] == counts[1], section["slug"]
-        assert 3 <= counts[0] <= 8, section["slug"]
-        for lang in LANGUAGES:
-            assert all(p.strip() for p in section["points"][lang]), (section["slug"], lang)
+    checks.assert_rules_summary_complete(
+        rules(), "adrenaline", required=REQUIRED_SECTIONS, points=(3, 8)
+    )
 
 
 def test_points_fit_a_phone_screen():
-    for line in rules_texts():
-        assert len(line) <= MAX_TEXT_CHARS, line
+    checks.assert_texts_fit(DATA.rules_texts())
 
 
 def test_turn_has_two_actions_and_the_adrenaline_thresholds():
@@ -179,8 +135,7 @@ def test_end_scoring_and_tie_break():
 
 @needs_seeds
 def test_rules_summary_is_not_copied_from_the_rulebooks():
-    copied = {t: runs for t in rules_texts() if (runs := copied_runs(t))}
-    assert not copied
+    checks.assert_not_copied(DATA.rules_texts())
 
 
 @needs_seeds

@@ -3,20 +3,14 @@ catalog holds the rule concepts a player looks up (races, powers, item slots, mo
 cards, the core rules), with the numbers as fields, Italian names as in the Italian
 rulebook, and player-facing text that is ours rather than the rulebook's."""
 
-import json
-import re
-from functools import cache
-from pathlib import Path
-
 import pytest
 
-from tests.support.seeds import SEEDS_DIR, copied_runs, seeds_available, words
+from tests.support import catalog_data as checks
+from tests.support.catalog_data import GameData, needs_seeds
+from tests.support.seeds import SEEDS_DIR, copied_runs, words
 
-DATA = Path(__file__).resolve().parents[3] / "games/munchkin/data"
+DATA = GameData("munchkin")
 MUNCHKIN_SEED = SEEDS_DIR / "001_884a805d70d455c8.txt"
-LANGUAGES = ("en", "it")
-MAX_TEXT_CHARS = 200  # one or two sentences on a phone screen
-SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 KINDS = [
     ("race", "Race", "Razza"),
@@ -99,50 +93,11 @@ REQUIRED_SECTIONS = [
     "charity",
 ]
 
-needs_seeds = pytest.mark.skipif(
-    not seeds_available(), reason=f"rulebook seeds expected in {SEEDS_DIR}"
-)
-
-
-@cache
-def catalog() -> dict:
-    return json.loads((DATA / "catalog.json").read_text(encoding="utf-8"))
-
-
-@cache
-def rules() -> dict:
-    return json.loads((DATA / "rules.json").read_text(encoding="utf-8"))
-
-
-def cards(kind: str | None = None) -> list[dict]:
-    return [c for c in catalog()["cards"] if kind is None or c["kind"] == kind]
-
-
-def card(slug: str) -> dict:
-    return next(c for c in cards() if c["slug"] == slug)
-
-
-def player_texts(c: dict) -> list[str]:
-    """Every player-facing sentence on a card, both languages."""
-    texts = []
-    for lang in LANGUAGES:
-        texts.append(c["text"][lang])
-        texts += c["notes"][lang]
-    return texts
-
-
-def rules_texts() -> list[str]:
-    texts = [rules()["title"][lang] for lang in LANGUAGES]
-    for section in rules()["sections"]:
-        for lang in LANGUAGES:
-            texts.append(section["title"][lang])
-            texts += section["points"][lang]
-    return texts
-
-
-def section_text(slug: str, lang: str = "en") -> str:
-    section = next(s for s in rules()["sections"] if s["slug"] == slug)
-    return " ".join(section["points"][lang])
+catalog = DATA.catalog
+rules = DATA.rules
+cards = DATA.cards
+card = DATA.card
+section_text = DATA.section_text
 
 
 def levels_bought(gold: int) -> int:
@@ -154,25 +109,15 @@ def levels_bought(gold: int) -> int:
 
 
 def test_catalog_is_for_munchkin_with_its_kinds():
-    assert catalog()["game"] == "munchkin"
-    assert catalog()["kinds"] == [
-        {"slug": slug, "name": {"en": en, "it": it}} for slug, en, it in KINDS
-    ]
+    checks.assert_kinds(catalog(), "munchkin", KINDS)
 
 
 def test_every_card_has_a_declared_kind_and_a_unique_clean_slug():
-    kinds = {slug for slug, _, _ in KINDS}
-    slugs = [c["slug"] for c in cards()]
-    assert len(slugs) == len(set(slugs))
-    for c in cards():
-        assert c["kind"] in kinds, c["slug"]
-        assert SLUG.match(c["slug"]), c["slug"]
+    checks.assert_clean_unique_slugs(cards(), kinds=[slug for slug, _, _ in KINDS])
 
 
 def test_slugs_come_from_the_english_names():
-    for c in cards():
-        expected = re.sub(r"[^a-z0-9]+", "-", c["name"]["en"].lower()).strip("-")
-        assert c["slug"] == expected
+    checks.assert_slugs_from_english_names(cards())
 
 
 def test_every_card_is_there_with_its_kind_and_names():
@@ -292,19 +237,11 @@ def test_setup_combat_help_death_and_charity_numbers():
 
 
 def test_every_card_has_text_and_matching_notes_in_both_languages():
-    for c in cards():
-        for lang in LANGUAGES:
-            assert c["name"][lang].strip(), (c["slug"], lang)
-            assert c["text"][lang].strip(), (c["slug"], lang)
-            assert c["notes"][lang], (c["slug"], lang)
-            assert all(n.strip() for n in c["notes"][lang]), (c["slug"], lang)
-        assert len(c["notes"]["en"]) == len(c["notes"]["it"]), c["slug"]
+    checks.assert_texts_in_both_languages(cards(), notes_required=True)
 
 
 def test_texts_and_notes_fit_a_phone_screen():
-    for c in cards():
-        for text in player_texts(c):
-            assert len(text) <= MAX_TEXT_CHARS, (c["slug"], text)
+    checks.assert_card_texts_fit(DATA)
 
 
 def test_texts_state_the_numbers_in_the_fields():
@@ -322,24 +259,13 @@ def test_texts_state_the_numbers_in_the_fields():
 
 
 def test_rules_summary_has_every_section_in_both_languages():
-    assert rules()["game"] == "munchkin"
-    assert all(rules()["title"][lang].strip() for lang in LANGUAGES)
-    slugs = [s["slug"] for s in rules()["sections"]]
-    assert len(slugs) == len(set(slugs))
-    assert all(SLUG.match(slug) for slug in slugs)
-    assert set(REQUIRED_SECTIONS) <= set(slugs)
-    for section in rules()["sections"]:
-        assert all(section["title"][lang].strip() for lang in LANGUAGES)
-        counts = [len(section["points"][lang]) for lang in LANGUAGES]
-        assert counts[0] == counts[1], section["slug"]
-        assert 3 <= counts[0] <= 8, section["slug"]
-        for lang in LANGUAGES:
-            assert all(p.strip() for p in section["points"][lang]), (section["slug"], lang)
+    checks.assert_rules_summary_complete(
+        rules(), "munchkin", required=REQUIRED_SECTIONS, points=(3, 8)
+    )
 
 
 def test_rules_points_fit_a_phone_screen():
-    for text in rules_texts():
-        assert len(text) <= MAX_TEXT_CHARS, text
+    checks.assert_texts_fit(DATA.rules_texts())
 
 
 def test_the_turn_has_its_four_phases_in_order():
@@ -378,14 +304,12 @@ def test_italian_names_are_the_rulebook_terms():
 @needs_seeds
 @pytest.mark.parametrize("slug", [row[1] for row in CARDS])
 def test_card_text_is_not_copied_from_the_rulebooks(slug):
-    copied = {t: runs for t in player_texts(card(slug)) if (runs := copied_runs(t))}
-    assert not copied
+    checks.assert_not_copied(DATA.player_texts(card(slug)))
 
 
 @needs_seeds
 def test_rules_summary_is_not_copied_from_the_rulebooks():
-    copied = {t: runs for t in rules_texts() if (runs := copied_runs(t))}
-    assert not copied
+    checks.assert_not_copied(DATA.rules_texts())
 
 
 @needs_seeds

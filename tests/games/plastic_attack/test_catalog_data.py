@@ -2,19 +2,13 @@
 ranks they hang on, worked facts from the rulebook, and player-facing text that is
 ours rather than the rulebook's."""
 
-import json
-import re
-from functools import cache
-from pathlib import Path
-
 import pytest
 
-from tests.support.seeds import SEEDS_DIR, copied_runs, seeds_available
+from tests.support import catalog_data as checks
+from tests.support.catalog_data import GameData, needs_seeds
+from tests.support.seeds import copied_runs
 
-DATA = Path(__file__).resolve().parents[3] / "games/plastic_attack/data"
-LANGUAGES = ("en", "it")
-MAX_TEXT_CHARS = 200  # one or two sentences on a phone screen
-SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+DATA = GameData("plastic_attack")
 
 KINDS = [
     ("special-action", "Special action", "Azione speciale"),
@@ -62,70 +56,25 @@ CHOSEN_RANKS = ["7", "8", "9", "10", "J", "Q"]
 
 RULES_SECTIONS = ["goal", "setup", "turn", "battle", "scoring", "forgotten"]
 
-needs_seeds = pytest.mark.skipif(
-    not seeds_available(), reason=f"rulebook seeds expected in {SEEDS_DIR}"
-)
-
-
-@cache
-def catalog() -> dict:
-    return json.loads((DATA / "catalog.json").read_text(encoding="utf-8"))
-
-
-@cache
-def rules() -> dict:
-    return json.loads((DATA / "rules.json").read_text(encoding="utf-8"))
-
-
-def cards(kind: str | None = None) -> list[dict]:
-    return [c for c in catalog()["cards"] if kind is None or c["kind"] == kind]
-
-
-def card(slug: str) -> dict:
-    return next(c for c in cards() if c["slug"] == slug)
-
-
-def player_texts(c: dict) -> list[str]:
-    """Every player-facing sentence on a card, both languages."""
-    texts = []
-    for lang in LANGUAGES:
-        texts.append(c["text"][lang])
-        texts += c["notes"][lang]
-    return texts
-
-
-def rules_texts() -> list[str]:
-    texts = [rules()["title"][lang] for lang in LANGUAGES]
-    for section in rules()["sections"]:
-        for lang in LANGUAGES:
-            texts.append(section["title"][lang])
-            texts += section["points"][lang]
-    return texts
+catalog = DATA.catalog
+rules = DATA.rules
+cards = DATA.cards
+card = DATA.card
 
 
 # --- The catalog --------------------------------------------------------------------
 
 
 def test_catalog_is_for_plastic_attack_with_its_two_kinds():
-    assert catalog()["game"] == "plastic-attack"
-    assert catalog()["kinds"] == [
-        {"slug": slug, "name": {"en": en, "it": it}} for slug, en, it in KINDS
-    ]
+    checks.assert_kinds(catalog(), "plastic-attack", KINDS)
 
 
 def test_every_card_has_a_declared_kind_and_a_unique_clean_slug():
-    kinds = {slug for slug, _, _ in KINDS}
-    slugs = [c["slug"] for c in cards()]
-    assert len(slugs) == len(set(slugs))
-    for c in cards():
-        assert c["kind"] in kinds, c["slug"]
-        assert SLUG.match(c["slug"]), c["slug"]
+    checks.assert_clean_unique_slugs(cards(), kinds=[slug for slug, _, _ in KINDS])
 
 
 def test_slugs_come_from_the_english_names():
-    for c in cards():
-        expected = re.sub(r"[^a-z0-9]+", "-", c["name"]["en"].lower()).strip("-")
-        assert c["slug"] == expected
+    checks.assert_slugs_from_english_names(cards())
 
 
 def test_the_13_special_actions_in_both_languages():
@@ -208,18 +157,11 @@ def test_every_special_action_hangs_on_ranks_that_exist():
 
 
 def test_every_card_has_text_and_matching_notes_in_both_languages():
-    for c in cards():
-        for lang in LANGUAGES:
-            assert c["name"][lang].strip(), (c["slug"], lang)
-            assert c["text"][lang].strip(), (c["slug"], lang)
-            assert all(n.strip() for n in c["notes"][lang]), (c["slug"], lang)
-        assert len(c["notes"]["en"]) == len(c["notes"]["it"]), c["slug"]
+    checks.assert_texts_in_both_languages(cards())
 
 
 def test_texts_and_notes_fit_a_phone_screen():
-    for c in cards():
-        for text in player_texts(c):
-            assert len(text) <= MAX_TEXT_CHARS, (c["slug"], text)
+    checks.assert_card_texts_fit(DATA)
 
 
 def test_notes_cover_the_table_clarifications():
@@ -239,16 +181,9 @@ def test_notes_cover_the_table_clarifications():
 
 
 def test_rules_summary_has_every_section_in_both_languages():
-    assert rules()["game"] == "plastic-attack"
-    assert all(rules()["title"][lang].strip() for lang in LANGUAGES)
-    assert [s["slug"] for s in rules()["sections"]] == RULES_SECTIONS
-    for section in rules()["sections"]:
-        assert all(section["title"][lang].strip() for lang in LANGUAGES)
-        counts = [len(section["points"][lang]) for lang in LANGUAGES]
-        assert counts[0] == counts[1], section["slug"]
-        assert 3 <= counts[0] <= 8, section["slug"]
-        for lang in LANGUAGES:
-            assert all(p.strip() for p in section["points"][lang]), (section["slug"], lang)
+    checks.assert_rules_summary_complete(
+        rules(), "plastic-attack", sections=RULES_SECTIONS, points=(3, 8)
+    )
 
 
 def test_rules_give_the_card_values_and_the_15_power_points():
@@ -259,8 +194,7 @@ def test_rules_give_the_card_values_and_the_15_power_points():
 
 
 def test_rules_points_fit_a_phone_screen():
-    for text in rules_texts():
-        assert len(text) <= MAX_TEXT_CHARS, text
+    checks.assert_texts_fit(DATA.rules_texts())
 
 
 # --- Our own words ---------------------------------------------------------------------
@@ -269,14 +203,12 @@ def test_rules_points_fit_a_phone_screen():
 @needs_seeds
 @pytest.mark.parametrize("slug", [row[0] for row in SPECIAL_ACTIONS + RANKS])
 def test_card_text_is_not_copied_from_the_rulebooks(slug):
-    copied = {t: runs for t in player_texts(card(slug)) if (runs := copied_runs(t))}
-    assert not copied
+    checks.assert_not_copied(DATA.player_texts(card(slug)))
 
 
 @needs_seeds
 def test_rules_summary_is_not_copied_from_the_rulebooks():
-    copied = {t: runs for t in rules_texts() if (runs := copied_runs(t))}
-    assert not copied
+    checks.assert_not_copied(DATA.rules_texts())
 
 
 @needs_seeds

@@ -1,16 +1,17 @@
 """The Shazamm! card catalog: the 15-card deck, worked facts from the rulebook and
 its errata, and player-facing text that is ours rather than the rulebook's."""
 
-import json
-from functools import cache
-from pathlib import Path
-
 import pytest
 
-from tests.support.seeds import SEEDS_DIR, copied_runs, seeds_available
+from tests.support import catalog_data as checks
+from tests.support.catalog_data import LANGUAGES, GameData, needs_seeds
+from tests.support.seeds import copied_runs
 
-CATALOG = Path(__file__).resolve().parents[3] / "games/shazamm/data/catalog.json"
-LANGUAGES = ("en", "it")
+DATA = GameData("shazamm")
+catalog = DATA.catalog
+cards = DATA.cards
+card = DATA.card
+
 MANA_CAP = 50
 MAX_TEXT_CHARS = 160  # one or two sentences on a phone screen
 
@@ -32,35 +33,9 @@ NAMES = [
     ("suction", "Suction", "Aspirazione"),
 ]
 
-needs_seeds = pytest.mark.skipif(
-    not seeds_available(), reason=f"rulebook seeds expected in {SEEDS_DIR}"
-)
-
-
-@cache
-def catalog() -> dict:
-    return json.loads(CATALOG.read_text(encoding="utf-8"))
-
-
-def cards() -> list[dict]:
-    return catalog()["cards"]
-
-
-def card(slug: str) -> dict:
-    return next(c for c in cards() if c["slug"] == slug)
-
 
 def effect(slug: str) -> dict:
     return card(slug)["effect"]
-
-
-def player_texts(c: dict) -> list[str]:
-    """Every player-facing sentence on a card, both languages."""
-    texts = []
-    for lang in LANGUAGES:
-        texts.append(c["text"][lang])
-        texts += c["notes"][lang]
-    return texts
 
 
 def all_notes(lang: str) -> str:
@@ -83,7 +58,7 @@ def test_there_are_15_spells_numbered_0_to_14_in_order():
 def test_slugs_follow_priority_order_and_are_unique():
     slugs = [c["slug"] for c in cards()]
     assert slugs == [slug for slug, _, _ in NAMES]
-    assert len(slugs) == len(set(slugs))
+    checks.assert_clean_unique_slugs(cards())
 
 
 def test_names_match_the_english_list_and_the_italian_rulebook():
@@ -92,9 +67,7 @@ def test_names_match_the_english_list_and_the_italian_rulebook():
 
 
 def test_every_card_has_text_in_both_languages():
-    for c in cards():
-        for lang in LANGUAGES:
-            assert c["text"][lang].strip(), (c["slug"], lang)
+    checks.assert_texts_in_both_languages(cards())
 
 
 def test_notes_come_in_both_languages():
@@ -105,9 +78,7 @@ def test_notes_come_in_both_languages():
 
 
 def test_texts_and_notes_fit_a_phone_screen():
-    for c in cards():
-        for t in player_texts(c):
-            assert len(t) <= MAX_TEXT_CHARS, (c["slug"], t)
+    checks.assert_card_texts_fit(DATA, MAX_TEXT_CHARS)
 
 
 def test_every_card_has_structured_effect_facts():
@@ -192,8 +163,7 @@ def test_notes_cover_the_table_clarifications():
 @needs_seeds
 @pytest.mark.parametrize("slug", [slug for slug, _, _ in NAMES])
 def test_card_text_is_not_copied_from_the_rulebooks(slug):
-    copied = {t: runs for t in player_texts(card(slug)) if (runs := copied_runs(t))}
-    assert not copied
+    checks.assert_not_copied(DATA.player_texts(card(slug)))
 
 
 @needs_seeds
