@@ -26,6 +26,7 @@ from companion.models import GameSession
 from companion.relay import relay
 from companion.rendering import (
     Listener,
+    Shown,
     cached_frames,
     socket_closed,
     socket_frames,
@@ -57,6 +58,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         self._send_lock = asyncio.Lock()
         self._sent: deque[str] = deque(maxlen=32)
         self._tasks: set[asyncio.Task] = set()
+        self._shown = Shown()  # after a change, only the fragments that changed
         await relay().join(self.group)
         await self.accept()
         loop = asyncio.get_running_loop()
@@ -131,7 +133,9 @@ class SessionConsumer(AsyncWebsocketConsumer):
             )
             if html is None:
                 html = await self._render(stamp)
-            await self.send(text_data=html)
+            changed = self._shown.changes(html)
+            if changed:
+                await self.send(text_data=changed)
 
     # ------------------------------------------------------------ helpers
 
@@ -174,7 +178,8 @@ class SessionConsumer(AsyncWebsocketConsumer):
         )
 
     async def _send_frames(self, stamp: str | None = None) -> None:
-        await self.send(text_data=await self._render(stamp))
+        """Every fragment, as read now (connect, and a phone asking to resync)."""
+        await self.send(text_data=self._shown.everything(await self._render(stamp)))
 
     async def _send_error(self, message: str) -> None:
         with translation.override(self.language):

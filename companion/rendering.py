@@ -20,9 +20,11 @@ the shared part is rendered the rest of their frames need no database at all
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from threading import Lock
 from typing import Any
 
@@ -253,3 +255,52 @@ def socket_frames(
             _FRAMES.put(key, html)
         return html
     return render_frames(snap.session, viewer, language=language, seats=snap.seats)
+
+
+# ---------------------------------------------------------------- fragments
+
+# Every top-level element of a frame is an out-of-band fragment with an id, and
+# only top-level elements carry hx-swap-oob: where one starts, the previous ends.
+_FRAGMENT_START = re.compile(r'<[a-z][a-z0-9]*\b[^>]*?\bhx-swap-oob="true"')
+_ID = re.compile(r'(?<![\w-])id="([^"]+)"')
+
+
+@lru_cache(maxsize=1024)
+def fragments(html: str) -> tuple[tuple[str, str], ...]:
+    """A frame as (element id, HTML) pairs, in order (sockets that send the same
+    frame share the split)."""
+    starts = [match.start() for match in _FRAGMENT_START.finditer(html)]
+    if not starts or html[: starts[0]].strip():
+        return (("", html),)  # not a frame of fragments: one piece, always sent
+    pieces = []
+    for begin, end in zip(starts, [*starts[1:], len(html)], strict=True):
+        piece = html[begin:end]
+        found = _ID.search(piece, 0, piece.find(">"))
+        pieces.append((found.group(1) if found else "", piece))
+    return tuple(pieces)
+
+
+class Shown:
+    """What one socket has sent of each fragment, so an update carries only the
+    fragments that changed since (a damage: one player's board, the status and the
+    history, not the whole table). A phone's DOM holds what its socket sent, so a
+    fragment the socket sent unchanged need not travel again; a reconnecting socket
+    starts afresh and gets everything."""
+
+    def __init__(self) -> None:
+        self.sent: dict[str, int] = {}
+
+    def everything(self, html: str) -> str:
+        self.sent = {ident: hash(piece) for ident, piece in fragments(html) if ident}
+        return html
+
+    def changes(self, html: str) -> str:
+        out = []
+        for ident, piece in fragments(html):
+            digest = hash(piece)
+            if ident and self.sent.get(ident) == digest:
+                continue
+            if ident:
+                self.sent[ident] = digest
+            out.append(piece)
+        return "".join(out)

@@ -134,3 +134,30 @@ async def test_a_foreign_origin_cannot_open_the_socket(make_session):
     connected, _ = await ws.connect()
     assert not connected
     await asyncio.sleep(0)
+
+
+async def test_after_a_change_a_phone_gets_only_the_fragments_that_changed(make_session):
+    session = await new_session(make_session)
+    ws = communicator(f"/ws/s/{session.code}/?lang=en", await phone_cookie("phone-b"))
+    assert (await ws.connect())[0]
+    first = await ws.receive_from(timeout=5)
+    for ident in ("status", "seats", "board", "player-dozer", "player-banshee", "history"):
+        assert f'id="{ident}"' in first  # on connect: the whole table
+
+    await sync_to_async(services.submit_action)(
+        session, shot("dstructor", "dozer", 2), token="host", key=next_key()
+    )
+    frame = await ws.receive_from(timeout=5)
+    assert 'data-version="1"' in frame
+    assert 'id="player-dozer"' in frame and 'data-damage="2"' in frame
+    assert "D-struct-OR hits Dozer: 2 damage." in frame
+    # Boards nobody touched, and the seats, are not sent again.
+    assert 'id="player-banshee"' not in frame and 'id="seats"' not in frame
+    assert len(frame) < len(first) / 2
+    await ws.disconnect()
+
+    again = communicator(f"/ws/s/{session.code}/?lang=en", await phone_cookie("phone-b"))
+    assert (await again.connect())[0]
+    full = await again.receive_from(timeout=5)
+    assert 'id="player-banshee"' in full and 'id="seats"' in full and 'data-damage="2"' in full
+    await again.disconnect()

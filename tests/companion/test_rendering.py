@@ -84,3 +84,23 @@ def test_a_full_page_is_never_served_from_the_memo(make_session):
     assert 'name="csrfmiddlewaretoken"' in first
     keys = lambda html: [part.split('"')[0] for part in html.split('name="key" value="')[1:]]  # noqa: E731
     assert keys(first) and set(keys(first)).isdisjoint(keys(second))
+
+
+def test_a_frame_splits_into_its_fragments_in_order():
+    html = (
+        '<div id="status" hx-swap-oob="true" data-version="3"></div>\n'
+        '<section id="board" class="x" hx-swap-oob="true"><p data-id="no">a</p></section>'
+        '<article hx-swap-oob="true" id="player-1"><b>1</b></article>'
+    )
+    pieces = rendering.fragments(html)
+    assert [ident for ident, _ in pieces] == ["status", "board", "player-1"]
+    assert "".join(piece for _, piece in pieces) == html
+
+
+def test_only_changed_fragments_are_sent_again():
+    shown = rendering.Shown()
+    first = '<div id="a" hx-swap-oob="true">1</div><div id="b" hx-swap-oob="true">2</div>'
+    assert shown.everything(first) == first
+    assert shown.changes(first) == ""
+    assert shown.changes(first.replace(">2<", ">3<")) == '<div id="b" hx-swap-oob="true">3</div>'
+    assert shown.changes("plain text") == "plain text"  # not fragments: always sent
