@@ -207,7 +207,7 @@ def end_session(session: GameSession, token: str) -> None:
 def _check_key(key: str) -> str:
     key = (key or "").strip()
     if not key or len(key) > MAX_KEY_LENGTH:
-        raise BadRequest(_("The request is missing its one-time key; reload the page."))
+        raise BadRequest(_("The request's one-time key is missing or malformed; reload the page."))
     return key
 
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_noop as _
 from django.views.decorators.http import require_GET, require_POST
 
 from companion import services
-from companion.errors import BadRequest, ServiceError, error_text, status_for
+from companion.errors import BadRequest, Forbidden, ServiceError, error_text, status_for
 from companion.identity import phone_token
 from companion.models import GameSession
 from companion.payload import form_to_payload
@@ -42,6 +42,20 @@ def _error_response(
     back_url = reverse("session", args=[code]) if code and status != 404 else None
     return render(
         request, "companion/error.html", {"error": text, "back_url": back_url}, status=status
+    )
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """``CSRF_FAILURE_VIEW``: a post without a valid CSRF token (a page left open too
+    long, a form from elsewhere) gets our message and a 403, like any refusal."""
+    return _error_response(
+        request,
+        Forbidden(
+            _(
+                "This page is out of date or the form came from elsewhere: "
+                "reload the page and try again."
+            )
+        ),
     )
 
 

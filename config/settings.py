@@ -160,6 +160,7 @@ CELERY_BEAT_SCHEDULE = {
 # cache (Redis in production) first, the database only on a miss.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 30
+CSRF_FAILURE_VIEW = "companion.views.csrf_failure"
 SESSION_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE

@@ -311,7 +311,12 @@ class AdrenalinePresenter:
             return text
         if kind == "score":
             awards = ", ".join(
-                _("%(player)s +%(points)s") % {"player": n(a["to"]), "points": a["points"]}
+                (
+                    _("%(player)s +%(points)s (first blood)")
+                    if a.get("reason") == "first_blood"
+                    else _("%(player)s +%(points)s")
+                )
+                % {"player": n(a["to"]), "points": a["points"]}
                 for a in event["awards"]
             )
             if event.get("final"):
@@ -349,7 +354,12 @@ class AdrenalinePresenter:
             return text
         if kind == "killshot_score":
             awards = ", ".join(
-                _("%(player)s +%(points)s") % {"player": n(a["to"]), "points": a["points"]}
+                (
+                    _("%(player)s +%(points)s (first blood)")
+                    if a.get("reason") == "first_blood"
+                    else _("%(player)s +%(points)s")
+                )
+                % {"player": n(a["to"]), "points": a["points"]}
                 for a in event["awards"]
             )
             return _("Kill-shot track: %(awards)s.") % {"awards": awards or _("nobody")}

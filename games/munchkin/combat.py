@@ -196,7 +196,9 @@ def _close(state: State, result: str) -> Event:
         "fighter": combat["fighter"],
         "helper": combat["helper"],
         "caught": [
-            {"seat": r["seat"], "monster": r["monster"]} for r in combat["runs"] if not r["escaped"]
+            {"seat": r["seat"], "monster": r["monster"], "name": r.get("name", "")}
+            for r in combat["runs"]
+            if not r["escaped"]
         ],
     }
 
@@ -366,6 +368,7 @@ def apply_run(state: State, action: Run) -> list[Event]:
         record: dict[str, Any] = {
             "seat": action.seat,
             "monster": monster_id,
+            "name": monster["name"],
             "mode": action.mode,
             "roll": None,
             "modifier": modifier + monster["escape"],

@@ -113,9 +113,11 @@ class MunchkinPresenter:
             try:
                 row = int(raw)
             except ValueError:
+                row = -1
+            if not 0 <= row < rules.MAX_SEATS:
                 raise InvalidInput(
                     gettext_noop("“%(field)s” is not a valid choice."), field=names[field]
-                ) from None
+                )
             if row not in numbers:
                 raise InvalidInput(
                     gettext_noop("Player %(number)s has no name yet."), number=row + 1
@@ -580,7 +582,7 @@ class MunchkinPresenter:
     def _describe_run(self, e: dict[str, Any], who: Any) -> str:
         values = {
             "player": who(e["seat"]),
-            "number": e["monster"],
+            "number": e.get("name") or e["monster"],  # the monster's name, when the event has it
             "roll": e["roll"],
             "total": e["total"],
         }
@@ -617,7 +619,7 @@ class MunchkinPresenter:
             return _("The fight is over: everybody got away.")
         caught = ", ".join(
             _("%(player)s by monster %(number)s")
-            % {"player": who(c["seat"]), "number": c["monster"]}
+            % {"player": who(c["seat"]), "number": c.get("name") or c["monster"]}
             for c in e["caught"]
         )
         return _("The fight is over. Bad Stuff for: %(caught)s.") % {"caught": caught}

@@ -17,6 +17,14 @@
     if (window.segnalinoLive) event.detail.headers["X-Segnalino-Live"] = "1";
   });
 
+  // A new tap dismisses the last error at once. (The reply would clear it too, but
+  // a live update may replace the tapped form first, and htmx drops the reply of
+  // a form that is no longer on the page.)
+  document.addEventListener("htmx:beforeRequest", function () {
+    var messages = document.getElementById("messages");
+    if (messages) messages.replaceChildren();
+  });
+
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-dismiss]");
     if (button) button.closest(".error").remove();

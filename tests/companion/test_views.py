@@ -251,3 +251,24 @@ def test_the_adrenaline_shot_helper_refuses_another_game(db):
     response = Client().get(f"/s/{duel.code}/adrenaline/shot")
     assert response.status_code == 404
     assert "not a game of Adrenaline" in response.content.decode()
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_post_without_its_csrf_token_is_refused_with_our_message(make_session, htmx):
+    session = make_session()
+    client = Client(enforce_csrf_checks=True)
+    response = post_shot(client, session.code, htmx=htmx)
+    assert response.status_code == 403
+    body = response.content.decode()
+    assert "This page is out of date" in body and "CSRF verification failed" not in body
+    if htmx:
+        assert response["HX-Retarget"] == "#messages"
+    assert dozer_damage(session) == 0
+
+
+def test_an_overlong_one_time_key_is_refused_as_malformed(make_session):
+    session = make_session()
+    response = post_shot(phone("host"), session.code, key="k" * 5000)
+    assert response.status_code == 400
+    assert "missing or malformed" in response.content.decode()
+    assert dozer_damage(session) == 0

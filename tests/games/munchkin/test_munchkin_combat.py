@@ -274,7 +274,10 @@ def test_each_monster_is_rolled_for_separately_and_caught_ones_are_listed() -> N
     result = ENGINE.apply(state, ENGINE.parse_action({"type": "run", "seat": 0, "monster": 1}))
     end = result.events[-1]
     assert end["type"] == "combat_end" and end["result"] == "fled"
-    assert {"seat": 0, "monster": 2} in end["caught"]
+    caught = [(c["seat"], c["monster"]) for c in end["caught"]]
+    assert (0, 2) in caught
+    # The history names the monster even after the fight is gone.
+    assert all(c["name"] for c in end["caught"])
     assert result.state["combat"] is None
     assert result.state["last_combat"]["result"] == "fled"
 

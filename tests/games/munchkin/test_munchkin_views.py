@@ -192,6 +192,8 @@ def test_the_set_up_form_creates_a_table_from_the_named_rows():
         ({"name_0": "Anna", "name_1": "Bruno"}, "3 to 6 players"),
         ({"name_0": "A", "name_1": "B", "name_2": "C", "first": "4"}, "Player 5 has no name"),
         ({"name_0": "A", "name_1": "B", "name_2": "C", "sex_1": "robot"}, "not a valid choice"),
+        ({"name_0": "A", "name_1": "B", "name_2": "C", "first": "9"}, "not a valid choice"),
+        ({"name_0": "A", "name_1": "B", "name_2": "C", "first": "x"}, "not a valid choice"),
     ],
 )
 @pytest.mark.django_db
