@@ -115,3 +115,19 @@ def test_a_level_tapped_on_one_phone_shows_on_the_other_and_undo_takes_it_back(p
     phone_b.locator("[data-undo]").click()
     expect(phone_a.locator("[data-level='1']")).to_have_text("1")
     expect(phone_a.locator("#history")).to_contain_text("Undid action #1.")
+
+
+def test_a_refused_tap_shows_why_and_the_next_good_tap_clears_it(phone_a, phone_b):
+    code = create_table(phone_a)
+    join_and_sit(phone_b, code, "Bruno")
+    phone_a.locator("[data-level-down='2']").click()  # Carla is at level 1 already
+    expect(phone_a.locator("#messages .error")).to_contain_text("already at level 1")
+    expect(phone_b.locator("#messages .error")).to_have_count(0)  # only the tapper sees it
+    phone_a.locator("[data-level-up='2']").click()
+    expect(phone_b.locator("[data-level='2']")).to_have_text("2")
+    expect(phone_a.locator("[data-level='2']")).to_have_text("2")
+    expect(phone_a.locator("#messages .error")).to_have_count(0)
+    # The live badge is part of the page, not laid over the cards.
+    badge = phone_a.locator("#connection").bounding_box()
+    seats = phone_a.locator("#seats").bounding_box()
+    assert badge and seats and badge["y"] + badge["height"] <= seats["y"]
