@@ -75,6 +75,17 @@ class Card(models.Model):
     def text(self) -> str:
         return self.text_it if _italian() else self.text_en
 
+    @property
+    def other_language(self) -> str:
+        return "en" if _italian() else "it"
+
+    @property
+    def other_name(self) -> str:
+        """The name in the other language, where it differs (cards are printed in
+        either; a search by one finds the other)."""
+        other = self.name_en if _italian() else self.name_it
+        return other if other and other != self.name else ""
+
     def localised(self, value: dict[str, Any] | None) -> Any:
         """Pick this language from a ``{"en": …, "it": …}`` field of ``data``."""
         if not value:

@@ -301,3 +301,8 @@ def test_admin_lists_and_searches_cards(client, catalogs):
     assert response.status_code == 200
     assert "Lock Rifle" in response.content.decode()
     assert client.get("/admin/games/cardtype/").status_code == 200
+
+
+def test_a_result_also_gives_the_name_printed_in_the_other_language(client, catalogs):
+    body = client.get("/cards/", {"q": "distrut"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Lock Rifle" in body and '<span class="muted" lang="it">(Distruttore)</span>' in body
