@@ -20,7 +20,10 @@
   // A new tap dismisses the last error at once. (The reply would clear it too, but
   // a live update may replace the tapped form first, and htmx drops the reply of
   // a form that is no longer on the page.)
-  document.addEventListener("htmx:beforeRequest", function () {
+  // Only a tap that changes something (a POST): a form refreshing itself is not one.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var config = event.detail.requestConfig;
+    if (!config || config.verb !== "post") return;
     var messages = document.getElementById("messages");
     if (messages) messages.replaceChildren();
   });
