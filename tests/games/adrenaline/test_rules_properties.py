@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -10,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.adrenaline.rules import CHARACTERS, ENGINE, WEAPONS, is_dead
-from games.engine.errors import RuleError
+from tests.support.engine_play import random_play
 
 # A few weapons only, so that players compete for the same cards.
 SOME_WEAPONS = ("lock-rifle", "zx-2", "sledgehammer", "railgun", "shotgun")
@@ -126,27 +125,16 @@ def check_invariants(state: dict[str, Any], after_end_turn: bool) -> None:
 @given(st.data())
 def test_random_play_keeps_the_invariants_and_replays_identically(data: st.DataObject) -> None:
     start = new_game(data)
-    state = start
-    log: list[dict[str, Any]] = []
-    for _ in range(data.draw(st.integers(1, 150), label="steps")):
-        if state["over"]:
-            break
-        payload = data.draw(payloads(state))
-        action = ENGINE.parse_action(payload)
-        before = copy.deepcopy(state)
-        try:
-            result = ENGINE.apply(state, action)
-        except RuleError:
-            assert state == before
-            continue
-        assert state == before, "apply mutated its input"
-        state = result.state
-        log.append(payload)
-        check_invariants(state, after_end_turn=payload["type"] == "end_turn")
-    replay = start
-    for payload in log:
-        replay = ENGINE.apply(replay, ENGINE.parse_action(payload)).state
-    assert replay == state
+    random_play(
+        ENGINE,
+        start,
+        data,
+        payloads,
+        lambda state, payload, _events: check_invariants(
+            state, after_end_turn=payload["type"] == "end_turn"
+        ),
+        max_steps=150,
+    )
 
 
 @settings(max_examples=60, deadline=None)

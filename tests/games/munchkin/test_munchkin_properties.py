@@ -3,15 +3,14 @@ replayed from the same seed gives the same state."""
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.errors import RuleError
 from games.munchkin.rules import ENGINE, PHASES, RACES, combat_totals, pending_runs, power_total
+from tests.support.engine_play import random_play
 
 
 @st.composite
@@ -125,24 +124,11 @@ def check_invariants(state: dict[str, Any], events: list[dict[str, Any]]) -> Non
 @given(st.data())
 def test_random_play_keeps_the_bounds_and_replays_identically(data: st.DataObject) -> None:
     start = new_game(data)
-    state = start
-    log: list[dict[str, Any]] = []
-    for _ in range(data.draw(st.integers(1, 80), label="steps")):
-        if state["over"]:
-            break
-        payload = data.draw(payloads(state))
-        action = ENGINE.parse_action(payload)
-        before = copy.deepcopy(state)
-        try:
-            result = ENGINE.apply(state, action)
-        except RuleError:
-            assert state == before
-            continue
-        assert state == before, "apply mutated its input"
-        state = result.state
-        log.append(payload)
-        check_invariants(state, result.events)
-    replay = start
-    for payload in log:
-        replay = ENGINE.apply(replay, ENGINE.parse_action(payload)).state
-    assert replay == state
+    random_play(
+        ENGINE,
+        start,
+        data,
+        payloads,
+        lambda state, payload, events: check_invariants(state, events),
+        max_steps=80,
+    )
