@@ -44,6 +44,7 @@ messages:
 bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/latency.py
 	$(BIN)/python benchmarks/page_size.py
+	$(BIN)/python benchmarks/search.py
 
 clean:
 	rm -rf $(VENV) staticfiles db.sqlite3
