@@ -261,15 +261,22 @@ def socket_frames(
 
 # Every top-level element of a frame is an out-of-band fragment with an id, and
 # only top-level elements carry hx-swap-oob: where one starts, the previous ends.
-_FRAGMENT_START = re.compile(r'<[a-z][a-z0-9]*\b[^>]*?\bhx-swap-oob="true"')
+_OOB = ' hx-swap-oob="true"'
 _ID = re.compile(r'(?<![\w-])id="([^"]+)"')
 
 
 @lru_cache(maxsize=1024)
 def fragments(html: str) -> tuple[tuple[str, str], ...]:
     """A frame as (element id, HTML) pairs, in order (sockets that send the same
-    frame share the split)."""
-    starts = [match.start() for match in _FRAGMENT_START.finditer(html)]
+    frame share the split). Plain string searches: this runs for every socket."""
+    starts = []
+    at = html.find(_OOB)
+    while at != -1:
+        tag = html.rfind("<", 0, at)
+        if tag == -1 or ">" in html[tag:at]:
+            return (("", html),)  # the attribute outside a start tag: not our frame
+        starts.append(tag)
+        at = html.find(_OOB, at + len(_OOB))
     if not starts or html[: starts[0]].strip():
         return (("", html),)  # not a frame of fragments: one piece, always sent
     pieces = []
