@@ -42,6 +42,8 @@ class Applied:
 
     action: Action
     created: bool
+    #: The session as locked and written by ``submit_action_at`` (else None).
+    session: GameSession | None = None
 
 
 # ---------------------------------------------------------------- sessions
@@ -110,10 +112,15 @@ def _clean_name(raw: Any, index: int) -> str:
     return name or f"{index + 1}"
 
 
-def get_session(code: str) -> GameSession:
+def _well_formed(code: str) -> str:
     normalised = codes.normalise(code)
     if not codes.is_well_formed(normalised):
         raise NotFound(_("No session has the code “%(code)s”."), code=code[:16])
+    return normalised
+
+
+def get_session(code: str) -> GameSession:
+    normalised = _well_formed(code)
     try:
         return GameSession.objects.get(code=normalised)
     except GameSession.DoesNotExist:
@@ -234,12 +241,27 @@ def submit_action(
     attempt back. A repeat the rules would now refuse (the state has moved on) is
     looked up on that error path, so it too gets the first result.
     """
+    return _submit({"pk": session.pk}, payload, token=token, key=key)
+
+
+def submit_action_at(code: str, payload: Mapping[str, Any], *, token: str, key: str) -> Applied:
+    """``submit_action`` for a session known by its code, as a phone posts it: the
+    session is found and locked in one query (``Applied.session`` is that row)."""
+    return _submit({"code": _well_formed(code)}, payload, token=token, key=key)
+
+
+def _submit(lookup: dict[str, Any], payload: Mapping[str, Any], *, token: str, key: str) -> Applied:
     key = _check_key(key)
-    engine = get_engine(session.game)
-    action = engine.parse_action(payload)  # InvalidInput before taking any lock
     try:
         with transaction.atomic():
-            locked = GameSession.objects.select_for_update().get(pk=session.pk)
+            try:
+                locked = GameSession.objects.select_for_update().get(**lookup)
+            except GameSession.DoesNotExist:
+                raise NotFound(
+                    _("No session has the code “%(code)s”."), code=lookup.get("code", "")
+                ) from None
+            engine = get_engine(locked.game)
+            action = engine.parse_action(payload)
             _require_open(locked)
             seats = list(locked.seats.all())  # one read: the poster's seat, the bots, the frames
             _enforce_deadline(locked, engine, seats)
@@ -255,11 +277,12 @@ def submit_action(
                 raise Forbidden(_("In this session each player edits only their own board."))
             row = _apply(locked, engine, action, seat, key, seats=seats)
     except (IntegrityError, ServiceError, EngineError):
-        existing = Action.objects.filter(session=session, key=key).first()
+        sessions = {f"session__{field}": value for field, value in lookup.items()}
+        existing = Action.objects.filter(key=key, **sessions).select_related("session").first()
         if existing is None:
             raise
-        return Applied(existing, created=False)
-    return Applied(row, created=True)
+        return Applied(existing, created=False, session=existing.session)
+    return Applied(row, created=True, session=locked)
 
 
 def _apply(

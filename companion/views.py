@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_noop as _
 from django.views.decorators.http import require_GET, require_POST
 
-from companion import services
+from companion import codes, services
 from companion.errors import BadRequest, Forbidden, ServiceError, error_text, status_for
 from companion.identity import phone_token
 from companion.models import GameSession
@@ -235,12 +235,18 @@ def _write(
 
 @require_POST
 def act(request: HttpRequest, code: str) -> HttpResponse:
-    def operation(session: GameSession, token: str) -> int:
+    """One game action: the hot path of every tap, so the session is found and
+    locked in one query (``submit_action_at``) rather than read first."""
+    token = phone_token(request.session, create=True)
+    try:
         payload = form_to_payload(request.POST)
-        key = request.POST.get("key", "")
-        return services.submit_action(session, payload, token=token, key=key).action.version
-
-    return _write(request, code, operation)
+        applied = services.submit_action_at(
+            code, payload, token=token, key=request.POST.get("key", "")
+        )
+    except (ServiceError, EngineError) as error:
+        game = GameSession.objects.filter(code=codes.normalise(code)).values_list("game")
+        return _error_response(request, error, next(iter(game), (None,))[0])
+    return _after_write(request, applied.session, applied.action.version)
 
 
 @require_POST
