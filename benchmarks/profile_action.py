@@ -63,12 +63,14 @@ def setup_django(directory: str) -> None:
 
 def phone_client(token: str):
     """A test client holding ``token`` in its Django session, like a phone's cookie."""
-    from django.contrib.sessions.backends.db import SessionStore
+    from importlib import import_module
+
+    from django.conf import settings
     from django.test import Client
 
     from companion.identity import TOKEN_KEY
 
-    store = SessionStore()
+    store = import_module(settings.SESSION_ENGINE).SessionStore()
     store[TOKEN_KEY] = token
     store.save()
     client = Client(HTTP_HOST="127.0.0.1", enforce_csrf_checks=False)

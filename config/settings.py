@@ -156,9 +156,11 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
-# A phone's seat token lives in its Django session, read on every action: from the
-# cache (Redis in production) first, the database only on a miss.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# A phone's seat token lives in its Django session, read on every action. The
+# session holds nothing but that token (and, for the admin, the login), so it
+# travels in the cookie itself, signed with DJANGO_SECRET_KEY: no database or
+# cache read per tap, and any worker process can read it.
+SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 30
 CSRF_FAILURE_VIEW = "companion.views.csrf_failure"
 SESSION_COOKIE_SAMESITE = "Lax"

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+from importlib import import_module
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.contrib.sessions.backends.db import SessionStore
+from django.conf import settings
 
 from companion import services
 from companion.identity import TOKEN_KEY
@@ -26,7 +27,7 @@ def new_session(make_session):
 
 @sync_to_async
 def phone_cookie(token: str) -> str:
-    store = SessionStore()
+    store = import_module(settings.SESSION_ENGINE).SessionStore()
     store[TOKEN_KEY] = token
     store.save()
     return f"sessionid={store.session_key}"
