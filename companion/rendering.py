@@ -154,7 +154,7 @@ def prime(
     for listener in listeners:
         viewer = viewer_for(session, snap.seats, listener.token, spectator=listener.spectator)
         with translation.override(listener.language):
-            key = shared_key(session, viewer, listener.language)
+            key = shared_key(session, viewer, listener.language, snap.seats)
         if key in rendered or _SHARED.get(key) is not None:
             continue
         rendered.add(key)
@@ -173,10 +173,13 @@ def prime(
                 continue
 
 
-def shared_key(session: GameSession, viewer: Viewer, language: str) -> tuple:
+def shared_key(session: GameSession, viewer: Viewer, language: str, seats: Sequence[Seat]) -> tuple:
+    """Everything the shared part of a frame depends on. Seats are in it because
+    boards and history show the seats' names, and renaming one changes no version."""
     presenter = presenter_for(session.game)
     by_seat = presenter.board_varies_by_seat(session)
     return (
+        tuple((s.index, s.name, s.bot, bool(s.holder)) for s in seats),
         session.pk,
         session.code,
         session.version,
@@ -198,8 +201,9 @@ def render_frames(
 ) -> str:
     """All live fragments for one viewer, each marked for an out-of-band swap."""
     language = language or translation.get_language()
+    seats = list(session.seats.all()) if seats is None else seats
     with translation.override(language):
-        key = shared_key(session, viewer, language)
+        key = shared_key(session, viewer, language, seats)
         shared = _SHARED.get(key)
         context = table_context(session, viewer, include_shared=shared is None, seats=seats)
         context.update(oob=True, csrf_token="")
@@ -229,7 +233,7 @@ def cached_frames(
     key = _frame_key(stamp, snap, viewer, language)
     html = _FRAMES.get(key)
     if html is None:
-        if _SHARED.get(shared_key(snap.session, viewer, language)) is None:
+        if _SHARED.get(shared_key(snap.session, viewer, language, snap.seats)) is None:
             return None
         html = render_frames(snap.session, viewer, language=language, seats=snap.seats)
         _FRAMES.put(key, html)

@@ -104,3 +104,14 @@ def test_only_changed_fragments_are_sent_again():
     assert shown.changes(first) == ""
     assert shown.changes(first.replace(">2<", ">3<")) == '<div id="b" hx-swap-oob="true">3</div>'
     assert shown.changes("plain text") == "plain text"  # not fragments: always sent
+
+
+def test_renaming_a_seat_shows_on_the_boards_at_once(make_session):
+    # A rename changes no version: the cached board must still follow it.
+    session = make_session()
+    tokens = _sit_everyone(session)
+    rendering.socket_frames(session.pk, tokens[1], language="en")  # cache the board
+    services.rename_seat(session, 2, "Zorro", "host")
+    frame = rendering.socket_frames(session.pk, tokens[1], language="en")
+    board = dict(rendering.fragments(frame))["player-dozer"]
+    assert "Zorro" in board
