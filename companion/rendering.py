@@ -33,6 +33,7 @@ from django.utils import translation
 
 from companion.models import Action, GameSession, Seat
 from companion.selectors import Viewer, extend_log_tail, table_context, viewer_for
+from games.engine.registry import get_engine
 from games.views import presenter_for
 
 _SHARED_MAX = 512
@@ -192,6 +193,32 @@ def shared_key(session: GameSession, viewer: Viewer, language: str, seats: Seque
     )
 
 
+_PERSONAL = _LRU(_FRAMES_MAX)
+_VERSION_MARK = "\x00version\x00"
+
+
+def personal_key(
+    session: GameSession, viewer: Viewer, language: str, seats: Sequence[Seat]
+) -> tuple:
+    """Everything the personal part (status, seats) shows, but the version: it
+    changes with every action, so it is filled in afterwards."""
+    engine = get_engine(session.game)
+    waiting = tuple(engine.waiting_for(session.state)) if session.deadline else ()
+    return (
+        session.pk,
+        session.code,
+        session.is_ended,
+        session.deadline,
+        session.turn_seconds,
+        waiting,
+        language,
+        viewer.seat,
+        viewer.is_host,
+        viewer.spectator,
+        tuple((s.index, s.name, s.bot, bool(s.holder)) for s in seats),
+    )
+
+
 def render_frames(
     session: GameSession,
     viewer: Viewer,
@@ -199,19 +226,29 @@ def render_frames(
     language: str | None = None,
     seats: list[Seat] | None = None,
 ) -> str:
-    """All live fragments for one viewer, each marked for an out-of-band swap."""
+    """All live fragments for one viewer, each marked for an out-of-band swap.
+
+    The shared part is rendered once per shared key, the personal part once per
+    personal key (most changes leave a phone's status and seats as they were, but
+    for the version, written in afterwards)."""
     language = language or translation.get_language()
     seats = list(session.seats.all()) if seats is None else seats
     with translation.override(language):
         key = shared_key(session, viewer, language, seats)
         shared = _SHARED.get(key)
-        context = table_context(session, viewer, include_shared=shared is None, seats=seats)
-        context.update(oob=True, csrf_token="")
-        personal = render_to_string("companion/partials/personal_frames.html", context)
-        if shared is None:
-            shared = render_to_string("companion/partials/shared_frames.html", context)
-            _SHARED.put(key, shared)
-    return personal + shared
+        own = personal_key(session, viewer, language, seats)
+        personal = _PERSONAL.get(own)
+        if personal is None or shared is None:
+            context = table_context(session, viewer, include_shared=shared is None, seats=seats)
+            context.update(oob=True, csrf_token="")
+            if personal is None:
+                context["session_version"] = _VERSION_MARK
+                personal = render_to_string("companion/partials/personal_frames.html", context)
+                _PERSONAL.put(own, personal)
+            if shared is None:
+                shared = render_to_string("companion/partials/shared_frames.html", context)
+                _SHARED.put(key, shared)
+    return personal.replace(_VERSION_MARK, str(session.version), 1) + shared
 
 
 def _frame_key(stamp: str, snap: Snapshot, viewer: Viewer, language: str) -> tuple:

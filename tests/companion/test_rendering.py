@@ -115,3 +115,17 @@ def test_renaming_a_seat_shows_on_the_boards_at_once(make_session):
     frame = rendering.socket_frames(session.pk, tokens[1], language="en")
     board = dict(rendering.fragments(frame))["player-dozer"]
     assert "Zorro" in board
+
+
+def test_a_reused_personal_part_carries_each_new_version(make_session):
+    session = make_session()
+    tokens = _sit_everyone(session)
+    first = rendering.socket_frames(session.pk, tokens[1], language="en")
+    assert 'data-version="0"' in first
+    for version in (1, 2):
+        services.submit_action(session, shot("dstructor", "dozer"), token=tokens[0], key=next_key())
+        frame = rendering.socket_frames(session.pk, tokens[1], language="en")
+        assert f'data-version="{version}"' in frame and "\x00" not in frame
+        assert (
+            dict(rendering.fragments(frame))["seats"] == dict(rendering.fragments(first))["seats"]
+        )
