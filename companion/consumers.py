@@ -118,7 +118,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
             if not stamp:
                 await self._send_frames()
                 return
-            if stamp in self._sent:
+            if stamp in self._sent:  # heard twice: from this process and the relay
                 return
             self._sent.append(stamp)
             # The process that made the change, or another socket of this one,
@@ -126,7 +126,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
             # database and no thread hop.
             html = cached_frames(
                 self.session_id,
-                self._token(),
+                self.token,
                 spectator=bool(self.spectator_key),
                 language=self.language,
                 stamp=stamp,
@@ -155,7 +155,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
             return None
         if self.spectator_key is not None and self.spectator_key != session.spectator_key:
             return None
-        # Read here, off the event loop: the cookie session is loaded from the database.
+        # Read here, off the event loop (session middleware loads it lazily).
         self.token = "" if self.spectator_key else phone_token(self.scope.get("session"))
         return session.pk, session.group_name
 
@@ -164,22 +164,19 @@ class SessionConsumer(AsyncWebsocketConsumer):
         session = GameSession.objects.get(pk=self.session_id)
         return services.enforce_deadline(session)
 
-    def _token(self) -> str:
-        return self.token
-
     @database_sync_to_async
     def _render(self, stamp: str | None = None) -> str:
         return socket_frames(
             self.session_id,
-            self._token(),
+            self.token,
             spectator=bool(self.spectator_key),
             language=self.language,
             stamp=stamp,
         )
 
-    async def _send_frames(self, stamp: str | None = None) -> None:
+    async def _send_frames(self) -> None:
         """Every fragment, as read now (connect, and a phone asking to resync)."""
-        await self.send(text_data=self._shown.everything(await self._render(stamp)))
+        await self.send(text_data=self._shown.everything(await self._render()))
 
     async def _send_error(self, message: str) -> None:
         with translation.override(self.language):

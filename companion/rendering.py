@@ -10,67 +10,33 @@ such key and reused by every socket and reply in this process. Frames carry no
 CSRF input and no one-time key: htmx sends the CSRF token as a header and
 ``static/js/app.js`` gives each submission a fresh key.
 
-After a change every socket of the table gets the same group message, which
-carries a *stamp* unique to that change. The first socket of this process to
-handle it reads the session and its seats once (a :class:`Snapshot`); the others
-reuse that read, so a table's five sockets cost two queries, not ten, and once
-the shared part is rendered the rest of their frames need no database at all
-(:func:`cached_frames`, called on the event loop without a thread hop).
+After a change, the process that committed it keeps what it read under the lock
+as the change's :class:`Snapshot`, renders the shared part and wakes its own
+sockets (:func:`prime`); other processes hear of the change through their relay
+(``companion/relay.py``) and read the session once per change. The personal part
+is cached too, per what it shows, with the version written in afterwards. A socket
+then sends only the fragments that changed since its last frame (:class:`Shown`).
 """
 
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from threading import Lock
-from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from companion.lru import LRU
 from companion.models import Action, GameSession, Seat
 from companion.selectors import Viewer, extend_log_tail, table_context, viewer_for
 from games.engine.registry import get_engine
 from games.views import presenter_for
 
-_SHARED_MAX = 512
-_SNAPSHOTS_MAX = 256
-_FRAMES_MAX = 1024
-
-
-class _LRU:
-    """A small thread-safe least-recently-used map, local to this process."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.items: OrderedDict[Any, Any] = OrderedDict()
-        self.lock = Lock()
-
-    def get(self, key: Any) -> Any:
-        with self.lock:
-            value = self.items.get(key)
-            if value is not None:
-                self.items.move_to_end(key)
-            return value
-
-    def put(self, key: Any, value: Any) -> None:
-        with self.lock:
-            self.items[key] = value
-            self.items.move_to_end(key)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self.lock:
-            self.items.clear()
-
-
-_SHARED = _LRU(_SHARED_MAX)
-_SNAPSHOTS = _LRU(_SNAPSHOTS_MAX)
-_FRAMES = _LRU(_FRAMES_MAX)
+_SHARED = LRU(512)  # shared_key → the board, controls and history of a frame
+_PERSONAL = LRU(1024)  # personal_key → status and seats, the version left to fill in
+_SNAPSHOTS = LRU(256)  # (session pk, stamp) → Snapshot
 
 
 @dataclass(frozen=True)
@@ -104,10 +70,6 @@ class Listener:
     spectator: bool
     language: str
     wake: Callable[[str], None] | None = None
-
-    @property
-    def viewer_key(self) -> tuple[str, bool, str]:
-        return (self.token, self.spectator, self.language)
 
 
 # The sockets this process holds, per session: socket id → Listener.
@@ -151,21 +113,10 @@ def prime(
     if row is not None:
         extend_log_tail(session, row)
     listeners = listeners_of(session.pk)
-    rendered: set[tuple] = set()
     for listener in listeners:
         viewer = viewer_for(session, snap.seats, listener.token, spectator=listener.spectator)
-        with translation.override(listener.language):
-            key = shared_key(session, viewer, listener.language, snap.seats)
-        if key in rendered or _SHARED.get(key) is not None:
-            continue
-        rendered.add(key)
-        socket_frames(
-            session.pk,
-            listener.token,
-            spectator=listener.spectator,
-            language=listener.language,
-            stamp=stamp,
-        )
+        if _SHARED.get(shared_key(session, viewer, listener.language, snap.seats)) is None:
+            render_frames(session, viewer, language=listener.language, seats=snap.seats)
     for listener in listeners:
         if listener.wake is not None:
             try:
@@ -174,13 +125,18 @@ def prime(
                 continue
 
 
+def _seats_key(seats: Sequence[Seat]) -> tuple:
+    """What a frame shows of the seats (names change no version)."""
+    return tuple((s.index, s.name, s.bot, bool(s.holder)) for s in seats)
+
+
 def shared_key(session: GameSession, viewer: Viewer, language: str, seats: Sequence[Seat]) -> tuple:
     """Everything the shared part of a frame depends on. Seats are in it because
     boards and history show the seats' names, and renaming one changes no version."""
     presenter = presenter_for(session.game)
     by_seat = presenter.board_varies_by_seat(session)
     return (
-        tuple((s.index, s.name, s.bot, bool(s.holder)) for s in seats),
+        _seats_key(seats),
         session.pk,
         session.code,
         session.version,
@@ -193,7 +149,6 @@ def shared_key(session: GameSession, viewer: Viewer, language: str, seats: Seque
     )
 
 
-_PERSONAL = _LRU(_FRAMES_MAX)
 _VERSION_MARK = "\x00version\x00"
 
 
@@ -215,7 +170,7 @@ def personal_key(
         viewer.seat,
         viewer.is_host,
         viewer.spectator,
-        tuple((s.index, s.name, s.bot, bool(s.holder)) for s in seats),
+        _seats_key(seats),
     )
 
 
@@ -251,30 +206,21 @@ def render_frames(
     return personal.replace(_VERSION_MARK, str(session.version), 1) + shared
 
 
-def _frame_key(stamp: str, snap: Snapshot, viewer: Viewer, language: str) -> tuple:
-    return (snap.session.pk, stamp, viewer.seat, viewer.is_host, viewer.spectator, language)
-
-
 def cached_frames(
     session_id: int, token: str, *, spectator: bool = False, language: str, stamp: str
 ) -> str | None:
     """The frame for one socket after the change ``stamp``, if it needs no database.
 
-    Safe on the event loop: it only reads this process's caches and renders the
-    small personal part; ``None`` means "use :func:`socket_frames`".
+    Safe on the event loop: it only reads this process's caches and at most renders
+    the small personal part; ``None`` means "use :func:`socket_frames`".
     """
     snap = _SNAPSHOTS.get((session_id, stamp))
     if snap is None:
         return None
     viewer = viewer_for(snap.session, snap.seats, token, spectator=spectator)
-    key = _frame_key(stamp, snap, viewer, language)
-    html = _FRAMES.get(key)
-    if html is None:
-        if _SHARED.get(shared_key(snap.session, viewer, language, snap.seats)) is None:
-            return None
-        html = render_frames(snap.session, viewer, language=language, seats=snap.seats)
-        _FRAMES.put(key, html)
-    return html
+    if _SHARED.get(shared_key(snap.session, viewer, language, snap.seats)) is None:
+        return None
+    return render_frames(snap.session, viewer, language=language, seats=snap.seats)
 
 
 def socket_frames(
@@ -288,13 +234,6 @@ def socket_frames(
     """The frame one socket sends: every live fragment, for what its phone may see."""
     snap = snapshot(session_id, stamp)
     viewer = viewer_for(snap.session, snap.seats, token, spectator=spectator)
-    if stamp:
-        key = _frame_key(stamp, snap, viewer, language)
-        html = _FRAMES.get(key)
-        if html is None:
-            html = render_frames(snap.session, viewer, language=language, seats=snap.seats)
-            _FRAMES.put(key, html)
-        return html
     return render_frames(snap.session, viewer, language=language, seats=snap.seats)
 
 
@@ -306,10 +245,9 @@ _OOB = ' hx-swap-oob="true"'
 _ID = re.compile(r'(?<![\w-])id="([^"]+)"')
 
 
-@lru_cache(maxsize=1024)
 def fragments(html: str) -> tuple[tuple[str, str], ...]:
-    """A frame as (element id, HTML) pairs, in order (sockets that send the same
-    frame share the split). Plain string searches: this runs for every socket."""
+    """A frame as (element id, HTML) pairs, in order. Plain string searches: this
+    runs for every socket after every change."""
     starts = []
     at = html.find(_OOB)
     while at != -1:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import secrets
-from collections import OrderedDict
 from dataclasses import dataclass
-from threading import Lock
 from typing import Any
 
 from django.urls import reverse
 from django.utils.translation import gettext
 
+from companion.lru import LRU
 from companion.models import Action, GameSession, Seat
 from games.engine.registry import get_engine, has_bot
 from games.views import presenter_for
@@ -76,39 +75,27 @@ class LogTail:
     undone: frozenset[int]
 
 
-_TAILS: OrderedDict[tuple[int, str, int], LogTail] = OrderedDict()
-_TAILS_MAX = 512
-_tails_lock = Lock()
-
-
-def _remember_tail(key: tuple[int, str, int], tail: LogTail) -> None:
-    with _tails_lock:
-        _TAILS[key] = tail
-        _TAILS.move_to_end(key)
-        while len(_TAILS) > _TAILS_MAX:
-            _TAILS.popitem(last=False)
+_TAILS = LRU(512)  # (session pk, code, version) → LogTail; the code: a reused pk in tests
 
 
 def log_tail(session: GameSession) -> LogTail:
     """The log's tail at the session's version: kept per process, read if unknown."""
-    key = (session.pk, session.code, session.version)  # the code: a reused pk in tests
-    with _tails_lock:
-        tail = _TAILS.get(key)
+    key = (session.pk, session.code, session.version)
+    tail = _TAILS.get(key)
     if tail is None:
         tail = LogTail(tuple(recent_actions(session)), frozenset(undone_versions(session)))
-        _remember_tail(key, tail)
+        _TAILS.put(key, tail)
     return tail
 
 
 def extend_log_tail(session: GameSession, row: Action) -> None:
     """``row`` was just appended: if the tail just before it is known, so is the new one."""
-    with _tails_lock:
-        before = _TAILS.get((session.pk, session.code, row.version - 1))
+    before = _TAILS.get((session.pk, session.code, row.version - 1))
     if before is None:
         return
     undone = before.undone | {row.undoes} if row.kind == Action.Kind.UNDO else before.undone
     recent = (row, *before.recent)[:HISTORY_LENGTH]
-    _remember_tail((session.pk, session.code, row.version), LogTail(recent, frozenset(undone)))
+    _TAILS.put((session.pk, session.code, row.version), LogTail(recent, frozenset(undone)))
 
 
 def history(

@@ -518,12 +518,12 @@ def notify(
 ) -> None:
     """After commit, tell every socket of the session to re-render its fragments.
 
-    The message carries a stamp unique to this change: the sockets of one
-    process read the session once per stamp and share the rendering
-    (``companion.rendering``). ``seats``, read in the same transaction as
-    ``session``, make that read unnecessary in this process, and this
-    process's own sockets get their frames rendered before the message goes;
-    ``row``, the action just appended, extends the history this process has.
+    The message carries a stamp unique to this change. ``seats``, read in the same
+    transaction as ``session``, let this process keep both as the change's
+    snapshot, render the shared part and wake its own sockets at once
+    (``rendering.prime``); the group message is for the relays of other
+    processes (``companion/relay.py``). ``row``, the action just appended,
+    extends this process's copy of the history.
     """
     group = session.group_name
 

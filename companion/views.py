@@ -201,10 +201,8 @@ def _after_write(
     the other phones' frames. ``version`` is the one the write produced, if it says.
     """
     if request.htmx and request.headers.get("X-Segnalino-Live") == "1":
-        if version is None:
-            version = (
-                GameSession.objects.filter(pk=session.pk).values_list("version", flat=True).first()
-            )
+        if version is None:  # a seat or host change: the game's version did not move
+            version = session.version
         html = render_to_string("companion/partials/messages.html", {"oob": True})
         return HttpResponse(html + f'<div id="ack" hidden data-version="{version}"></div>')
     if request.htmx:
@@ -218,8 +216,9 @@ def _after_write(
 
 
 def _write(
-    request: HttpRequest, code: str, operation: Callable[[GameSession, str], int | None]
+    request: HttpRequest, code: str, operation: Callable[[GameSession, str], object]
 ) -> HttpResponse:
+    """Run ``operation(session, phone token)``; an int it returns is the new version."""
     if request.method != "POST":
         return HttpResponse(status=405)
     try:
@@ -244,8 +243,9 @@ def act(request: HttpRequest, code: str) -> HttpResponse:
             code, payload, token=token, key=request.POST.get("key", "")
         )
     except (ServiceError, EngineError) as error:
-        game = GameSession.objects.filter(code=codes.normalise(code)).values_list("game")
-        return _error_response(request, error, next(iter(game), (None,))[0])
+        # The game, to word the message (only on this error path).
+        game = GameSession.objects.filter(code=codes.normalise(code)).values_list("game", flat=True)
+        return _error_response(request, error, game.first())
     return _after_write(request, applied.session, applied.action.version)
 
 

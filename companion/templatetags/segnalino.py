@@ -1,13 +1,13 @@
 import json
 import secrets
-from collections import OrderedDict
-from threading import Lock
 from typing import Any
 
 from django import template
 from django.template.base import FilterExpression
 from django.utils import translation
 from django.utils.html import format_html
+
+from companion.lru import LRU
 
 register = template.Library()
 
@@ -26,9 +26,7 @@ def fresh_key(context: template.Context) -> str:
 
 # ---------------------------------------------------------------- memo
 
-_MEMO: OrderedDict[tuple, str] = OrderedDict()
-_MEMO_MAX = 4096
-_memo_lock = Lock()
+_MEMO = LRU(4096)
 
 
 class MemoNode(template.Node):
@@ -45,16 +43,10 @@ class MemoNode(template.Node):
             translation.get_language(),
             *(_hashable(k.resolve(context)) for k in self.keys),
         )
-        with _memo_lock:
-            html = _MEMO.get(key)
-            if html is not None:
-                _MEMO.move_to_end(key)
-                return html
-        html = self.nodelist.render(context)
-        with _memo_lock:
-            _MEMO[key] = html
-            while len(_MEMO) > _MEMO_MAX:
-                _MEMO.popitem(last=False)
+        html = _MEMO.get(key)
+        if html is None:
+            html = self.nodelist.render(context)
+            _MEMO.put(key, html)
         return html
 
 
