@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 export DJANGO_SETTINGS_MODULE := config.settings
 
-.PHONY: run test setup lint format messages bench clean
+.PHONY: run dev test setup lint format messages bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,18 +20,25 @@ setup: $(VENV)/.installed
 	$(BIN)/python manage.py load_catalogs
 	$(BIN)/python manage.py collectstatic --noinput -v 0
 
+# The table's network: all interfaces, DEBUG off; prints the address (and a QR
+# code) phones on the same Wi-Fi open. SEGNALINO_PUBLIC_URL overrides the address.
 run: setup
-	@echo "Segnalino on http://127.0.0.1:$(PORT)/  (Ctrl+C to stop)"
-	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(BIN)/daphne -b 127.0.0.1 -p $(PORT) config.asgi:application
+	$(BIN)/python -m config.serve --port $(PORT)
+
+# Developing: the loopback debug server (this machine only).
+dev: setup
+	@echo "Segnalino (debug, this machine only) on http://127.0.0.1:$(PORT)/"
+	DJANGO_DEBUG=1 $(BIN)/daphne -b 127.0.0.1 -p $(PORT) config.asgi:application
 
 test: $(VENV)/.installed
 	$(BIN)/python manage.py compilemessages --ignore=.venv -v 0
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-lint:
+lint: $(VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 format:
 	$(BIN)/ruff format .

@@ -9,7 +9,10 @@ import datetime as dt
 import json
 import os
 import platform
+import re
 import sys
+import tempfile
+import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -18,7 +21,12 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from tests.support.servers import prepare_database, server_env, sqlite_env  # noqa: E402
+from tests.support.servers import (  # noqa: E402
+    prepare_database,
+    running_server,
+    server_env,
+    sqlite_env,
+)
 
 RESULTS = REPO / "benchmarks" / "results"
 PG_ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres"
@@ -141,3 +149,79 @@ def server_cpu_seconds(port: int) -> float | None:
             continue
         return (int(fields[11]) + int(fields[12])) / ticks
     return None
+
+
+# ---------------------------------------------------------------- another tree's server
+
+
+def bench_database(repo: Path) -> str:
+    """The PostgreSQL database for the server code in ``repo``: ``segnalino_bench``
+    for this tree, one of its own for another (its migrations may differ)."""
+    if repo.resolve() == REPO:
+        return PG_BENCH_DB
+    return f"{PG_BENCH_DB}_{re.sub(r'[^a-z0-9]+', '_', repo.resolve().name.lower())}"
+
+
+def ensure_database(name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=5) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+        if not exists:
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def server_env_at(
+    repo: Path, backend: str, directory: str, redis_url: str, log_level: str = "ERROR"
+) -> dict[str, str]:
+    """A production-like server environment for the code in ``repo`` (embedded or pg),
+    its database migrated and catalogs loaded with that code."""
+    overrides = {"SEGNALINO_MANIFEST_STATIC": "0", "PYTHONPATH": str(repo)}
+    if backend == "embedded":
+        env = sqlite_env(directory, **{**PRODUCTION, **overrides})
+    else:
+        database = bench_database(repo)
+        ensure_database(database)
+        env = server_env(
+            DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{database}",
+            REDIS_URL=redis_url,
+            CHANNEL_PREFIX=f"segnalino-bench-{uuid.uuid4().hex[:12]}",
+            CELERY_EAGER="1",
+            **PRODUCTION,
+            **overrides,
+        )
+    prepare_database(env, repo)
+    return {**env, "LOG_LEVEL": log_level}
+
+
+APP = "config.asgi:application"
+
+
+def server_at(repo: Path, env: dict[str, str], log_path: Path):
+    """``daphne config.asgi:application`` run from ``repo``, its output kept in
+    ``log_path``; a context manager yielding its base URL."""
+    return running_server(env, repo=repo, log_path=log_path)
+
+
+_TROUBLE = re.compile(r"Traceback|ERROR|Error|Exception|WARNING|over capacity", re.IGNORECASE)
+
+
+def log_trouble(log_path: Path, limit: int = 5) -> dict[str, Any]:
+    """Lines of a server log that look like errors or warnings: a count and samples."""
+    try:
+        lines = log_path.read_text(errors="replace").splitlines()
+    except OSError:
+        return {"lines": 0, "trouble": 0, "samples": []}
+    bad = [line for line in lines if _TROUBLE.search(line)]
+    # channels_redis logs a group message dropped for a full channel at INFO only
+    # (see --server-log-level): the message is lost without an error.
+    full = sum("over capacity" in line for line in lines)
+    return {"lines": len(lines), "trouble": len(bad), "over_capacity": full, "samples": bad[:limit]}
+
+
+def now_stamp() -> str:
+    return time.strftime("%Y%m%d-%H%M%S")
+
+
+def temp_dir() -> tempfile.TemporaryDirectory:
+    return tempfile.TemporaryDirectory(prefix="segnalino-bench-")

@@ -17,11 +17,24 @@ action we time, from the moment the POST is sent:
 * ``other``  — the frame showing the new version arriving on the next seat's socket;
 * ``all``    — the last of the four other seats' sockets to get it.
 
+With ``--paced``, a third scenario: ``--paced-sessions`` tables (200 = 1,000
+sockets) each acting every ``--paced-interval`` seconds, spread evenly, for
+``--paced-duration`` seconds, an open loop; it reports whether the process kept up
+(actions completed of those scheduled, frames later than 2 s or lost) besides the
+latency and the CPU per action.
+
+Before each scenario's actions the same process's round trip for trivial work is
+timed (a GET of a small page, a WebSocket message answered with an error fragment):
+the floor, to which the latency is compared (this machine is shared and noisy).
+
 The client runs on the same machine as the server, so on a small box the figures
-include the client's own share of the CPU.
+include the client's own share of the CPU. ``--repo`` serves another tree's code
+(e.g. a worktree of an older commit) to the same client.
 
     .venv/bin/python benchmarks/latency.py [--backend embedded|pg|both]
         [--sessions 100] [--actions 3] [--single-actions 30] [--concurrency 10]
+        [--paced [--paced-sessions 200] [--paced-interval 5] [--paced-duration 60]]
+        [--repo PATH] [--server-log-level ERROR]
 """
 
 from __future__ import annotations
@@ -30,7 +43,6 @@ import argparse
 import asyncio
 import contextlib
 import sys
-import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -41,16 +53,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import (
     REDIS_URL_BENCH,
-    embedded_env,
+    REPO,
+    RESULTS,
     fmt,
-    pg_env,
+    log_trouble,
+    now_stamp,
+    server_at,
     server_cpu_seconds,
+    server_env_at,
     summary_ms,
+    temp_dir,
     write_results,
 )
 
 from tests.support.client import CHARACTERS, Phone, frame_version
-from tests.support.servers import running_server
 
 SEATS = len(CHARACTERS)  # 5 players, 5 phones, 5 sockets per table
 SHOOTER = CHARACTERS[0]  # the first player; nobody ends a turn, so it stays theirs
@@ -159,20 +175,76 @@ async def connect(table: Table, seat: int, gate: asyncio.Semaphore) -> float:
         return time.perf_counter() - start
 
 
+FLOOR_SAMPLES = 100
+
+
+async def floor(base: str, code: str, samples: int = FLOOR_SAMPLES) -> dict[str, Any]:
+    """The same process's round trip for trivial work, measured now: a GET of a small
+    page (``/join/``, 2 KB) on a kept-alive connection, and a WebSocket message
+    answered with the small error fragment (``"hello"``: both the old and the new
+    consumer answer it so). The figures of a run are divided by ``http`` p50."""
+    loop = asyncio.get_running_loop()
+    phone = Phone(base, keep_alive=True)
+
+    def http() -> list[float]:
+        phone.get("/join/").expect(200)  # the connection is open, the page warm
+        times = []
+        for _ in range(samples):
+            start = time.perf_counter()
+            phone.get("/join/").expect(200)
+            times.append(time.perf_counter() - start)
+        return times
+
+    try:
+        http_times = await loop.run_in_executor(None, http)
+        ws_times: list[float] = []
+        async with phone.socket(code, open_timeout=FRAME_TIMEOUT) as ws:
+            async with asyncio.timeout(FRAME_TIMEOUT):
+                while frame_version(str(await ws.recv())) is None:
+                    pass  # the first full frame
+                for _ in range(samples + 1):
+                    start = time.perf_counter()
+                    await ws.send("hello")
+                    while True:
+                        reply = str(await ws.recv())
+                        if frame_version(reply) is None and 'id="messages"' in reply:
+                            break
+                    ws_times.append(time.perf_counter() - start)
+        return {"http_ms": summary_ms(http_times), "ws_ms": summary_ms(ws_times[1:])}
+    finally:
+        phone.close()
+
+
+def ratios(result: dict[str, Any]) -> dict[str, float | None]:
+    """``other`` p50/p95/p99 divided by the floor's HTTP p50, measured in the same run."""
+    base = (result.get("floor") or {}).get("http_ms", {}).get("p50")
+    out: dict[str, float | None] = {}
+    for q in ("p50", "p95", "p99"):
+        value = result["other_seat_ms"][q]
+        out[q] = round(value / base, 1) if value is not None and base else None
+    return out
+
+
+async def set_tables(
+    pool: ThreadPoolExecutor, base: str, sessions: int
+) -> tuple[list[Table], float]:
+    """``sessions`` tables with every seat taken, made in parallel; and how long it took."""
+    loop = asyncio.get_running_loop()
+    started = time.perf_counter()
+    tables: list[Table] = await asyncio.gather(
+        *(loop.run_in_executor(pool, set_table, base) for _ in range(sessions))
+    )
+    for table in tables:
+        table.watches = [None] * SEATS  # type: ignore[list-item]
+    return tables, time.perf_counter() - started
+
+
 async def scenario(
     base: str, *, sessions: int, actions: int, concurrency: int, budget: float
 ) -> dict[str, Any]:
-    loop = asyncio.get_running_loop()
     with ThreadPoolExecutor(max_workers=max(SETUP_THREADS, concurrency)) as pool:
         # 1. Tables, seats.
-        started = time.perf_counter()
-        tables: list[Table] = await asyncio.gather(
-            *(loop.run_in_executor(pool, set_table, base) for _ in range(sessions))
-        )
-        setup_s = time.perf_counter() - started
-
-        for table in tables:
-            table.watches = [None] * SEATS  # type: ignore[list-item]
+        tables, setup_s = await set_tables(pool, base, sessions)
         try:
             return await measure(
                 tables,
@@ -220,6 +292,9 @@ async def measure(
         *(connect(table, seat, gate) for table in tables for seat in range(SEATS))
     )
     connect_s = time.perf_counter() - started
+    cpu_after_connect = server_cpu_seconds(port)
+    base = f"http://127.0.0.1:{port}"
+    floor_figures = await floor(base, tables[0].code)
 
     # 3. Actions: round-robin over tables, `concurrency` in flight, one per table.
     post: list[float] = []
@@ -281,6 +356,7 @@ async def measure(
 
     watches = [w for table in tables for w in table.watches if w is not None]
     frames = [size for w in watches for size in w.frame_bytes]
+    updates = [size for w in watches for size in w.frame_bytes[1:]]  # after the first
 
     def per(before: float | None, after: float | None, count: int) -> float | None:
         if before is None or after is None or not count:
@@ -297,7 +373,8 @@ async def measure(
         "actions_s": round(actions_s, 1),
         "actions_per_s": round(len(post) / actions_s, 1) if actions_s else None,
         "frame_kb": round(sum(frames) / len(frames) / 1024, 1) if frames else None,
-        "server_cpu_ms_per_connect": per(cpu_before_connect, cpu_before_actions, len(watches)),
+        "update_kb": round(sum(updates) / len(updates) / 1024, 1) if updates else None,
+        "server_cpu_ms_per_connect": per(cpu_before_connect, cpu_after_connect, len(watches)),
         "server_cpu_ms_per_action": per(cpu_before_actions, cpu_after_actions, len(post)),
         "stopped_early": bool(stopped),
         "errors": len(errors),
@@ -307,24 +384,172 @@ async def measure(
         "post_ms": summary_ms(post),
         "other_seat_ms": summary_ms(other),
         "all_seats_ms": summary_ms(every),
+        "floor": floor_figures,
+    }
+
+
+# ---------------------------------------------------------------- at a table's pace
+
+LATE_SECONDS = 2.0  # a frame later than this after the tap counts as late
+LOST_GRACE = 15.0  # after the run, how long lost frames may still come
+
+
+async def paced(
+    base: str, *, sessions: int, interval: float, duration: float, threads: int
+) -> dict[str, Any]:
+    """``sessions`` tables × 5 phones on one process, each table acting every
+    ``interval`` seconds, the tables' starts spread evenly over one interval, for
+    ``duration`` seconds of actions. An open loop: the schedule does not wait for
+    the server (except that a table never has two actions in flight, as a table of
+    people would not); what is measured is whether the process keeps up."""
+    loop = asyncio.get_running_loop()
+    port = int(base.rsplit(":", 1)[1])
+    with ThreadPoolExecutor(max_workers=max(SETUP_THREADS, threads)) as pool:
+        tables, setup_s = await set_tables(pool, base, sessions)
+        try:
+            gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
+            cpu_before_connect = server_cpu_seconds(port)
+            started = time.perf_counter()
+            connect_times = await asyncio.gather(
+                *(connect(table, seat, gate) for table in tables for seat in range(SEATS))
+            )
+            connect_s = time.perf_counter() - started
+            cpu_after_connect = server_cpu_seconds(port)
+            floor_figures = await floor(base, tables[0].code)
+
+            other: list[float] = []
+            every: list[float] = []
+            post: list[float] = []
+            lag: list[float] = []  # how late each POST went out, against the schedule
+            overdue: list[tuple[Watch, int]] = []  # frames lost: (socket, version)
+            errors: list[str] = []
+            notes: list[str] = []
+            counts = {"scheduled": 0, "sent": 0, "completed": 0, "not_sent": 0}
+            frames = {"expected": 0, "late": 0, "lost": 0}
+            per_table = int(duration // interval) + (1 if duration % interval else 0)
+
+            def send(table: Table, seat: int, n: int) -> tuple[float, Any, float]:
+                sent = time.perf_counter()
+                answer = table.phones[seat].act(table.code, action_fields(n), live=True)
+                return sent, answer, time.perf_counter()
+
+            async def play(index: int, table: Table) -> None:
+                offset = index * interval / len(tables)
+                for n in range(per_table):
+                    due = t0 + offset + n * interval
+                    if due - t0 >= duration:
+                        return
+                    counts["scheduled"] += 1
+                    wait = due - time.perf_counter()
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                    elif -wait > interval + LATE_SECONDS:
+                        # A whole turn behind: the table's phones would have
+                        # given up on this tap; it is not sent.
+                        counts["not_sent"] += 1
+                        continue
+                    actor = n % SEATS
+                    try:
+                        sent, answer, answered = await loop.run_in_executor(
+                            pool, send, table, actor, n
+                        )
+                    except OSError as error:
+                        errors.append(f"{type(error).__name__}: {error}"[:160])
+                        continue
+                    counts["sent"] += 1
+                    lag.append(max(0.0, sent - due))
+                    version = frame_version(answer.text) if answer.status == 200 else None
+                    if version is None:
+                        errors.append(f"{answer.status}: {answer.text[:120]}")
+                        continue
+                    post.append(answered - sent)
+                    others = [(actor + k) % SEATS for k in range(1, SEATS)]
+                    arrived = await asyncio.gather(
+                        *(table.watches[s].arrival(version, FRAME_TIMEOUT) for s in others)
+                    )
+                    frames["expected"] += len(others)
+                    frames["lost"] += sum(t is None for t in arrived)
+                    frames["late"] += sum(
+                        t is not None and t - sent > LATE_SECONDS for t in arrived
+                    )
+                    if None in arrived:
+                        missing = [s for s, t in zip(others, arrived, strict=True) if t is None]
+                        overdue.extend((table.watches[s], version) for s in missing)
+                        notes.append(
+                            f"lost v{version} on {table.code} seats {missing}: "
+                            + "; ".join(
+                                f"top v{table.watches[s].top} {table.watches[s].failure or 'open'}"
+                                for s in missing
+                            )
+                        )
+                        continue
+                    counts["completed"] += 1
+                    other.append(arrived[0] - sent)
+                    every.append(max(arrived) - sent)
+
+            cpu_before = server_cpu_seconds(port)
+            t0 = time.perf_counter() + 0.5
+            await asyncio.gather(*(play(i, t) for i, t in enumerate(tables)))
+            wall = time.perf_counter() - t0
+            cpu_after = server_cpu_seconds(port)
+            # Did the lost frames come at all? (No heartbeats here: a phone's
+            # ping would make its table check the revision within seconds.)
+            await asyncio.gather(*(w.arrival(v, LOST_GRACE) for w, v in overdue))
+            never = sum(w.top < v for w, v in overdue)
+        finally:
+            await close_all(tables)
+
+    watches = [w for table in tables for w in table.watches if w is not None]
+    updates = [size for w in watches for size in w.frame_bytes[1:]]
+    failed = [w.failure for w in watches if w.failure and w.failure != "closed by the server"]
+    cpu = (cpu_after - cpu_before) if cpu_before is not None and cpu_after is not None else None
+    return {
+        "sessions": len(tables),
+        "sockets": len(watches),
+        "interval_s": interval,
+        "duration_s": duration,
+        "target_actions_per_s": round(len(tables) / interval, 1),
+        "setup_s": round(setup_s, 1),
+        "connect_s": round(connect_s, 1),
+        "connect_ms": summary_ms(connect_times),
+        "server_cpu_ms_per_connect": (
+            round((cpu_after_connect - cpu_before_connect) * 1000 / len(watches), 1)
+            if cpu_before_connect is not None and cpu_after_connect is not None
+            else None
+        ),
+        "wall_s": round(wall, 1),
+        **counts,
+        "actions_per_s": round(counts["completed"] / wall, 1) if wall else None,
+        "frames_expected": frames["expected"],
+        "frames_late": frames["late"],
+        "frames_lost": frames["lost"],
+        "frames_never": never,
+        "errors": len(errors),
+        "error_samples": sorted(set(errors))[:3] + notes[:3] + failed[:3],
+        "server_cpu_ms_per_action": (
+            round(cpu * 1000 / counts["completed"], 1) if cpu and counts["completed"] else None
+        ),
+        "server_cpu_share": round(cpu / wall, 2) if cpu and wall else None,
+        "update_kb": round(sum(updates) / len(updates) / 1024, 1) if updates else None,
+        "send_lag_ms": summary_ms(lag),
+        "post_ms": summary_ms(post),
+        "other_seat_ms": summary_ms(other),
+        "all_seats_ms": summary_ms(every),
+        "floor": floor_figures,
     }
 
 
 # ---------------------------------------------------------------- backends
 
 
-def server_for(backend: str, directory: str, redis_url: str) -> dict[str, str]:
-    overrides = {"SEGNALINO_MANIFEST_STATIC": "0"}
-    if backend == "embedded":
-        return embedded_env(directory, **overrides)
-    return pg_env(redis_url, **overrides)
-
-
 def run_backend(backend: str, args: argparse.Namespace) -> list[dict[str, Any]]:
     results = []
-    with tempfile.TemporaryDirectory(prefix="segnalino-bench-") as directory:
-        env = server_for(backend, directory, args.redis_url)
-        with running_server(env) as base:
+    log_path = RESULTS / f"server-{backend}-{now_stamp()}.log"
+    with temp_dir() as directory:
+        env = server_env_at(
+            args.repo, backend, directory, args.redis_url, log_level=args.server_log_level
+        )
+        with server_at(args.repo, env, log_path) as base:
             plans = [(1, args.single_actions), (args.sessions, args.actions)]
             for sessions, actions in plans:
                 if sessions < 1 or actions < 1:
@@ -340,22 +565,46 @@ def run_backend(backend: str, args: argparse.Namespace) -> list[dict[str, Any]]:
                     )
                 )
                 results.append({"backend": backend, "keep_alive": KEEP_ALIVE, **result})
+            if args.paced and args.paced_sessions > 0:
+                print(
+                    f"  {backend}: {args.paced_sessions} tables × {SEATS} phones, one action "
+                    f"per table every {args.paced_interval:g} s for {args.paced_duration:g} s …",
+                    flush=True,
+                )
+                result = asyncio.run(
+                    paced(
+                        base,
+                        sessions=args.paced_sessions,
+                        interval=args.paced_interval,
+                        duration=args.paced_duration,
+                        threads=args.paced_threads,
+                    )
+                )
+                results.append(
+                    {"backend": backend, "keep_alive": KEEP_ALIVE, "paced": True, **result}
+                )
+    trouble = log_trouble(log_path)
+    for r in results:
+        r["server_log"] = {"path": str(log_path), **trouble}
     return results
 
 
 def print_table(results: list[dict[str, Any]]) -> None:
+    closed = [r for r in results if not r.get("paced")]
     head = (
         f"{'backend':<9}{'sessions':>9}{'sockets':>8}{'actions':>8}{'act/s':>7}"
         f"{'post p50':>9}{'p95':>7}{'other p50':>10}{'p95':>7}{'p99':>7}"
-        f"{'all p95':>8}{'p99':>7}{'frame KB':>9}{'cpu/act':>8}{'err':>4}{'lost':>5}"
+        f"{'all p95':>8}{'p99':>7}{'frame KB':>9}{'upd KB':>7}{'cpu/act':>8}{'err':>4}{'lost':>5}"
     )
     print()
     print("Latency in ms from the POST being sent (post = its own answer;")
     print("other = next seat's socket shows it; all = the last of the 4 other sockets;")
+    print("frame KB = every frame, upd KB = frames after each socket's first;")
     print("cpu/act = server CPU ms per action, all its sockets' frames included).")
-    print(head)
-    print("-" * len(head))
-    for r in results:
+    if closed:
+        print(head)
+        print("-" * len(head))
+    for r in closed:
         print(
             f"{r['backend']:<9}{r['sessions']:>9}{r['sockets']:>8}{r['actions']:>8}"
             f"{fmt(r['actions_per_s'])}"
@@ -363,15 +612,80 @@ def print_table(results: list[dict[str, Any]]) -> None:
             f"{fmt(r['other_seat_ms']['p50'], 10)}{fmt(r['other_seat_ms']['p95'])}"
             f"{fmt(r['other_seat_ms']['p99'])}"
             f"{fmt(r['all_seats_ms']['p95'], 8)}{fmt(r['all_seats_ms']['p99'])}"
-            f"{fmt(r['frame_kb'], 9)}{fmt(r['server_cpu_ms_per_action'], 8)}"
+            f"{fmt(r['frame_kb'], 9)}{fmt(r['update_kb'])}{fmt(r['server_cpu_ms_per_action'], 8)}"
             f"{r['errors']:>4}{r['lost']:>5}"
         )
+    for r in [r for r in results if r.get("paced")]:
+        sl = r["send_lag_ms"]
+        print()
+        print(
+            f"{r['backend']}: {r['sessions']} tables, {r['sockets']} sockets on one process, "
+            f"one action per table every {r['interval_s']:g} s "
+            f"({r['target_actions_per_s']} actions/s asked) for {r['duration_s']:g} s:"
+        )
+        print(
+            f"  actions: {r['completed']} completed of {r['scheduled']} scheduled "
+            f"({r['sent']} sent, {r['not_sent']} not sent: a turn behind; {r['errors']} errors); "
+            f"{r['actions_per_s']} actions/s over {r['wall_s']} s"
+        )
+        print(
+            f"  frames to the other phones: {r['frames_expected']} expected, "
+            f"{r['frames_late']} later than {LATE_SECONDS:g} s, {r['frames_lost']} lost "
+            f"(none in {FRAME_TIMEOUT:g} s), {r.get('frames_never', '?')} of which never came: "
+            f"that socket still showed an older version {LOST_GRACE:g} s after the run"
+        )
+        print(
+            f"  tap → other phone ms: p50 {r['other_seat_ms']['p50']}, "
+            f"p95 {r['other_seat_ms']['p95']}, p99 {r['other_seat_ms']['p99']}, "
+            f"max {r['other_seat_ms']['max']}; all four p95 {r['all_seats_ms']['p95']}; "
+            f"post p50 {r['post_ms']['p50']}"
+        )
+        print(f"  taps sent late against the schedule: p95 {sl['p95']} ms, max {sl['max']} ms")
+        print(
+            f"  server CPU: {r['server_cpu_ms_per_action']} ms per action, "
+            f"{r['server_cpu_share']} of one core; update frame {r['update_kb']} KB; "
+            f"connect p50 {r['connect_ms']['p50']} ms ({r['server_cpu_ms_per_connect']} ms "
+            f"CPU each, {r['connect_s']} s for all)"
+        )
+    print()
+    print("Floor (same process, idle, just before the actions): GET /join/ on a kept-alive")
+    print("connection and a WebSocket message answered with the error fragment; ratio =")
+    print("tap → other phone p50/p95/p99 ÷ the floor's HTTP p50.")
     for r in results:
-        if r["stopped_early"]:
+        fl = r.get("floor") or {}
+        h, w = fl.get("http_ms", {}), fl.get("ws_ms", {})
+        q = ratios(r)
+        label = f"{r['backend']} × {r['sessions']}" + (" paced" if r.get("paced") else "")
+        print(
+            f"  {label:<22} http p50 {h.get('p50')} p95 {h.get('p95')} ms; "
+            f"ws p50 {w.get('p50')} p95 {w.get('p95')} ms; "
+            f"ratio {q['p50']} / {q['p95']} / {q['p99']}"
+        )
+    for r in results:
+        if r.get("stopped_early"):
             print(f"{r['backend']} × {r['sessions']}: stopped early at the time budget")
         if r["error_samples"]:
             print(f"{r['backend']} × {r['sessions']}: errors such as {r['error_samples']}")
+    logs = {r["server_log"]["path"]: r["server_log"] for r in results if "server_log" in r}
+    for path, log in logs.items():
+        print(
+            f"server log {path}: {log['lines']} lines, {log['trouble']} look like errors"
+            f" ({log.get('over_capacity', 0)} 'over capacity')"
+            + (f", such as {log['samples'][:3]}" if log["trouble"] else "")
+        )
     print()
+
+
+def git_head(repo: Path) -> str:
+    import subprocess
+
+    found = subprocess.run(
+        ["git", "-C", str(repo), "describe", "--always", "--dirty"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return found.stdout.strip() or "?"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -399,6 +713,40 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="open a new HTTP connection for every POST (default: keep it open, as browsers do)",
     )
+    parser.add_argument(
+        "--paced",
+        action="store_true",
+        help="also run tables at a table's pace (default 200 tables = 1,000 sockets)",
+    )
+    parser.add_argument(
+        "--paced-sessions", type=int, default=200, help="tables in the paced run (default 200)"
+    )
+    parser.add_argument(
+        "--paced-interval",
+        type=float,
+        default=5.0,
+        help="seconds between a table's actions (default 5)",
+    )
+    parser.add_argument(
+        "--paced-duration", type=float, default=60.0, help="seconds of actions (default 60)"
+    )
+    parser.add_argument(
+        "--paced-threads", type=int, default=64, help="client threads for the POSTs (default 64)"
+    )
+    parser.add_argument(
+        "--repo",
+        type=Path,
+        default=REPO,
+        help="run the server from this tree (e.g. a git worktree of an older commit); "
+        "the client is always this one",
+    )
+    parser.add_argument(
+        "--server-log-level",
+        default="ERROR",
+        choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+        help="the server's LOG_LEVEL (default ERROR; INFO shows channels_redis dropping "
+        "group messages for a full channel)",
+    )
     args = parser.parse_args(argv)
     global KEEP_ALIVE
     KEEP_ALIVE = not args.new_connections
@@ -408,6 +756,13 @@ def main(argv: list[str] | None = None) -> int:
     args.actions = max(0, min(args.actions, 100))
     args.single_actions = max(0, min(args.single_actions, 500))
     args.concurrency = max(1, min(args.concurrency, 50))
+    args.paced_sessions = max(0, min(args.paced_sessions, 400))
+    args.paced_interval = max(0.5, args.paced_interval)
+    args.paced_duration = max(1.0, min(args.paced_duration, 600.0))
+    args.paced_threads = max(1, min(args.paced_threads, 256))
+    args.repo = args.repo.resolve()
+    if not (args.repo / "manage.py").is_file():
+        parser.error(f"--repo {args.repo}: no manage.py there")
 
     backends = ["embedded", "pg"] if args.backend == "both" else [args.backend]
     results: list[dict[str, Any]] = []
@@ -422,13 +777,16 @@ def main(argv: list[str] | None = None) -> int:
                 "sockets_per_session": SEATS,
                 "concurrency": args.concurrency,
                 "server": "1 daphne process, DJANGO_DEBUG=0",
+                "repo": str(args.repo),
+                "argv": sys.argv[1:] if argv is None else argv,
                 "redis_url": args.redis_url,
             },
             "results": results,
         },
     )
+    print(f"Server: {args.repo} ({git_head(args.repo)})")
     print(f"Written to {path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path}")
-    failed = any(r["errors"] or r["lost"] for r in results)
+    failed = any(r["errors"] or r.get("lost") or r.get("frames_lost") for r in results)
     return 1 if failed else 0
 
 

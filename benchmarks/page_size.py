@@ -18,7 +18,6 @@ import argparse
 import asyncio
 import gzip
 import re
-import subprocess
 import sys
 import tempfile
 from html.parser import HTMLParser
@@ -28,10 +27,10 @@ from urllib.parse import urljoin, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import REPO, embedded_env, write_results
+from _common import embedded_env, write_results
 
 from tests.support.client import CHARACTERS, Phone
-from tests.support.servers import running_server
+from tests.support.servers import collect_static, running_server
 
 CSS_URL = re.compile(r"""url\(\s*['"]?([^'")]+)['"]?\s*\)""")
 MAX_RESOURCES = 50
@@ -74,15 +73,7 @@ def fetch(phone: Phone, url: str) -> dict[str, Any]:
     }
 
 
-def collectstatic(env: dict[str, str]) -> None:
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-        cwd=REPO,
-        env=env,
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
+collectstatic = collect_static
 
 
 async def first_frame_bytes(phone: Phone, code: str) -> int:

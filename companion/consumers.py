@@ -1,16 +1,24 @@
-"""One WebSocket per phone per session: it only listens.
+"""One WebSocket per phone per session: server-rendered fragments, newest only.
 
-Phones send actions as ordinary POSTs; the socket carries server-rendered
-fragments back. On connect (and reconnect) the phone gets the full current
-fragments at once; after every committed change it gets them again, rendered
-for what its own seat may see.
+Phones send actions as ordinary POSTs; the socket carries the table back. On
+connect (and reconnect) the phone gets every fragment as read then; after each
+change its table announces (``companion/live.py``) it gets the fragments that
+changed, rendered for what its seat may see, never a revision older than one it
+has already been sent.
+
+The phone beats a heart on the socket, ``{"type": "ping", "revision": n}`` with
+the revision it shows, about once a second; the answer is ``{"type": "pong",
+"revision": m}``. A phone that stops answering learns it is offline within a few
+seconds; a phone that shows an old revision gets the current one; and a socket
+whose phone has gone quiet is closed, so dead phones leave their table.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections import deque
+import time
+from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -19,68 +27,63 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 
-from companion import services
+from companion import live, services
 from companion.errors import NotFound
 from companion.identity import phone_token
 from companion.models import GameSession
-from companion.relay import relay
-from companion.rendering import (
-    Listener,
-    Shown,
-    cached_frames,
-    socket_closed,
-    socket_frames,
-    socket_opened,
-)
+from companion.rendering import Shown
 
 SUPPORTED = {code for code, _name in settings.LANGUAGES}
+#: A phone that has sent heartbeats and then none for this long is gone.
+QUIET_SECONDS = 12.0
 
 
 class SessionConsumer(AsyncWebsocketConsumer):
+    # A socket has no channel of its own on the channel layer: its process's
+    # relay listens for the whole table (``companion/live.py``). So a socket
+    # neither costs the layer anything nor dies when the layer (Redis) does.
+    channel_layer_alias = "no channel layer for sockets"
     session_id: int | None = None
-    group: str | None = None
+    table: live.Table | None = None
     token: str = ""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        # However the socket ends (a close, an error, the process stopping), it
+        # leaves its table: a table never keeps a dead socket in its group.
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self._leave()
 
     async def connect(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]
         self.language = self._language()
         self.spectator_key = kwargs.get("spectator_key")
+        self.spectator = self.spectator_key is not None
+        self.sent = -1  # the newest revision this socket has sent
+        self._send_lock = asyncio.Lock()
+        self._shown = Shown()  # after a change, only the fragments that changed
+        self._heard_at = 0.0  # when the phone's last heartbeat came (0: it sends none)
+        self._watchdog: asyncio.Task | None = None
         found = await self._find(kwargs.get("code", ""))
         if found is None:
             await self.close(code=4404)
             return
-        self.session_id, self.group = found
-        # Frames go out one at a time, in the order changes were committed: the
-        # committing thread of this process and the relay may both announce the
-        # same change (sent once: ``_sent``), and neither may overtake the full
-        # frame being read on connect. The relay listens to the session's group
-        # for every socket of this process (``companion/relay.py``).
-        self._send_lock = asyncio.Lock()
-        self._sent: deque[str] = deque(maxlen=32)
-        self._tasks: set[asyncio.Task] = set()
-        self._shown = Shown()  # after a change, only the fragments that changed
-        await relay().join(self.group)
+        self.session_id = found
         await self.accept()
-        loop = asyncio.get_running_loop()
-        socket_opened(
-            self.session_id,
-            self.channel_name,
-            Listener(
-                self.token,
-                bool(self.spectator_key),
-                self.language,
-                wake=lambda stamp: loop.call_soon_threadsafe(self._woken, stamp),
-            ),
-        )
+        self.table = await live.sit(self.session_id, self)
         await self._enforce_deadline()
-        async with self._send_lock:
-            await self._send_frames()
+        await self.refresh(full=True, fresh=True)
 
     async def disconnect(self, code: int) -> None:
-        if self.group:
-            group, self.group = self.group, None
-            socket_closed(self.session_id, self.channel_name)
-            await relay().leave(group)
+        await self._leave()
+
+    async def _leave(self) -> None:
+        table, self.table = self.table, None
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+        if table is not None:
+            await live.leave(table, self)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         size = len(text_data or "") + len(bytes_data or b"")
@@ -91,51 +94,65 @@ class SessionConsumer(AsyncWebsocketConsumer):
             message = json.loads(text_data) if text_data else None
         except ValueError:
             message = None
-        if isinstance(message, dict) and message.get("type") == "sync":
+        kind = message.get("type") if isinstance(message, dict) else None
+        if kind == "ping" and isinstance(message, dict):
+            await self._heartbeat(message)
+            return
+        if kind == "sync":
             # A phone whose countdown reached zero asks again: enforce the
-            # deadline lazily (the change is pushed to the whole group), then resend.
+            # deadline lazily (the change is announced to the table), then resend.
             await self._enforce_deadline()
-            async with self._send_lock:
-                await self._send_frames()
+            await self.refresh(full=True, fresh=True)
             return
         await self._send_error(
             gettext_noop("This connection only receives updates; use the buttons to play.")
         )
 
-    def _woken(self, stamp: str) -> None:
-        """On the event loop: change ``stamp`` was committed, by this process
-        (``rendering.prime``) or another (``relay``); send its frame."""
-        if self.group is None:
+    async def _heartbeat(self, message: dict) -> None:
+        shown = message.get("revision")
+        self._heard_at = time.monotonic()
+        if self._watchdog is None:
+            self._watchdog = asyncio.ensure_future(self._watch())
+        table = self.table
+        if table is None:
             return
-        task = asyncio.ensure_future(self._deliver(stamp))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        known = table.snapshot.revision if table.snapshot is not None else 0
+        await self.send(text_data=json.dumps({"type": "pong", "revision": max(known, self.sent)}))
+        if isinstance(shown, int) and not isinstance(shown, bool) and shown < self.sent:
+            # The phone shows less than it was sent (a frame it could not apply).
+            await self.refresh(full=True)
+        table.verify_soon()
 
-    async def _deliver(self, stamp: str | None) -> None:
+    async def _watch(self) -> None:
+        """Close the socket of a phone whose heartbeats stopped."""
+        while True:
+            await asyncio.sleep(QUIET_SECONDS / 3)
+            if time.monotonic() - self._heard_at > QUIET_SECONDS:
+                self._watchdog = None  # _leave must not cancel this task mid-close
+                await self._leave()
+                await self.close(code=4408)
+                return
+
+    async def refresh(self, revision: int = 0, *, full: bool = False, fresh: bool = False) -> None:
+        """Send the table at ``revision`` or newer, if newer than what this socket
+        sent (``full``: every fragment, even at the same revision)."""
+        table = self.table
+        if table is None:
+            return
+        snapshot = await table.latest(revision, fresh=fresh)
+        if snapshot.revision < self.sent or (snapshot.revision == self.sent and not full):
+            return
+        html = await table.frame(
+            snapshot, self.token, spectator=self.spectator, language=self.language
+        )
         async with self._send_lock:
-            if self.group is None:
+            # Another refresh may have sent a newer revision while this one rendered.
+            if snapshot.revision < self.sent or (snapshot.revision == self.sent and not full):
                 return
-            if not stamp:
-                await self._send_frames()
-                return
-            if stamp in self._sent:  # heard twice: from this process and the relay
-                return
-            self._sent.append(stamp)
-            # The process that made the change, or another socket of this one,
-            # has usually read and rendered it already: then the frame needs no
-            # database and no thread hop.
-            html = cached_frames(
-                self.session_id,
-                self.token,
-                spectator=bool(self.spectator_key),
-                language=self.language,
-                stamp=stamp,
-            )
-            if html is None:
-                html = await self._render(stamp)
-            changed = self._shown.changes(html)
-            if changed:
-                await self.send(text_data=changed)
+            self.sent = snapshot.revision
+            text = self._shown.everything(html) if full else self._shown.changes(html)
+            if text and self.table is not None:
+                await self.send(text_data=text)
 
     # ------------------------------------------------------------ helpers
 
@@ -148,7 +165,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         return settings.LANGUAGE_CODE
 
     @database_sync_to_async
-    def _find(self, code: str) -> tuple[int, str] | None:
+    def _find(self, code: str) -> int | None:
         try:
             session = services.get_session(code)
         except NotFound:
@@ -157,26 +174,13 @@ class SessionConsumer(AsyncWebsocketConsumer):
             return None
         # Read here, off the event loop (session middleware loads it lazily).
         self.token = "" if self.spectator_key else phone_token(self.scope.get("session"))
-        return session.pk, session.group_name
+        return session.pk
 
     @database_sync_to_async
     def _enforce_deadline(self) -> int:
+        assert self.session_id is not None
         session = GameSession.objects.get(pk=self.session_id)
         return services.enforce_deadline(session)
-
-    @database_sync_to_async
-    def _render(self, stamp: str | None = None) -> str:
-        return socket_frames(
-            self.session_id,
-            self.token,
-            spectator=bool(self.spectator_key),
-            language=self.language,
-            stamp=stamp,
-        )
-
-    async def _send_frames(self) -> None:
-        """Every fragment, as read now (connect, and a phone asking to resync)."""
-        await self.send(text_data=self._shown.everything(await self._render()))
 
     async def _send_error(self, message: str) -> None:
         with translation.override(self.language):

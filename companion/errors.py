@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy
@@ -45,35 +46,34 @@ def status_for(error: Exception) -> int:
     return 400
 
 
+# Field names the platform itself uses in messages: an action's ``type`` and undo's
+# ``expected`` version. A game's own field names are its presenter's ``field_labels``.
 FIELD_LABELS = {
-    "damage": gettext_lazy("damage"),
-    "marks": gettext_lazy("marks"),
-    "target": gettext_lazy("target"),
-    "shooter": gettext_lazy("shooter"),
-    "player": gettext_lazy("player"),
-    "weapon": gettext_lazy("weapon"),
-    "delta": gettext_lazy("change"),
-    "skulls": gettext_lazy("skulls"),
     "type": gettext_lazy("action"),
     "expected": gettext_lazy("expected action"),
 }
 
 
-def _field_label(path: str) -> str:
-    """``hits[0].damage`` → "damage", in the active language."""
+def _field_label(path: str, labels: Mapping[str, Any] | None = None) -> str:
+    """``hits[0].damage`` → "damage", in the active language (the game's word first)."""
     name = re.split(r"[.\[]", str(path).replace("]", ""))[-1] if path else ""
     name = re.sub(r"\d+$", "", name) or str(path)
-    return str(FIELD_LABELS.get(name, name))
+    label = (labels or {}).get(name) or FIELD_LABELS.get(name, name)
+    return str(label)
 
 
 def error_text(error: ServiceError | EngineError, game: str | None = None) -> str:
     """The error's message in the active language, its parameters localised too."""
     params = dict(error.params)
-    if "field" in params:
-        params["field"] = _field_label(params["field"])
+    presenter = None
     if game is not None:
         from games.views import presenter_for
 
-        params = presenter_for(game).localise_params(params)
+        presenter = presenter_for(game)
+    if "field" in params:
+        labels = presenter.field_labels if presenter is not None else None
+        params["field"] = _field_label(params["field"], labels)
+    if presenter is not None:
+        params = presenter.localise_params(params)
     text = gettext(error.message)
     return text % params if params else text

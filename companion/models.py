@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django.db import models
+from django.db.models.signals import post_save
+from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
 
@@ -23,6 +25,10 @@ class GameSession(models.Model):
     initial_state = models.JSONField()
     state = models.JSONField()
     version = models.PositiveIntegerField(default=0)
+    #: Bumped by every change a phone can see (an action, a seat taken or renamed,
+    #: the editing rule, the end), in the transaction that makes it. Sockets send
+    #: frames in revision order and never go back (``companion/live.py``).
+    revision = models.PositiveBigIntegerField(default=0)
     edit_policy = models.CharField(
         max_length=8, choices=EditPolicy.choices, default=EditPolicy.TABLE
     )
@@ -41,10 +47,6 @@ class GameSession(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} {self.code}"
-
-    @property
-    def group_name(self) -> str:
-        return f"session.{self.pk}"
 
     @property
     def is_ended(self) -> bool:
@@ -67,6 +69,11 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.session.code} #{self.index} {self.name}"
+
+    @property
+    def is_taken(self) -> bool:
+        """A phone holds it (the token itself never goes into a page)."""
+        return bool(self.holder)
 
     @property
     def is_free(self) -> bool:
@@ -97,3 +104,45 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"{self.session.code} v{self.version} {self.kind}"
+
+
+#: A checkpoint is taken at every version that is a multiple of this.
+CHECKPOINT_EVERY = 32
+
+
+class Checkpoint(models.Model):
+    """The session's state right after ``version``, kept so that an undo replays
+    from a nearby checkpoint instead of from ``initial_state``
+    (``companion/checkpoints.py`` says when one may be used)."""
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="checkpoints")
+    version = models.PositiveIntegerField()
+    state = models.JSONField()
+
+    class Meta:
+        ordering = ["version"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "version"], name="checkpoint_unique_version")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.session_id} @v{self.version}"
+
+
+@receiver(post_save, sender=Action, dispatch_uid="companion.checkpoint")
+def take_checkpoint(sender, instance: Action, created: bool, raw: bool = False, **kwargs) -> None:
+    """Every ``CHECKPOINT_EVERY`` versions, keep the state the new row produced.
+
+    Runs in the transaction that appends the row, so the checkpoint stands or
+    falls with it. The state is the session object the row was created with
+    (``services._append`` sets its state and version first): nothing is read, and
+    a row created any other way (no session object at that version) is skipped.
+    """
+    if not created or raw or instance.version % CHECKPOINT_EVERY:
+        return
+    if not Action.session.is_cached(instance):
+        return
+    session = instance.session
+    if session.version != instance.version:
+        return
+    Checkpoint.objects.create(session=session, version=instance.version, state=session.state)

@@ -9,7 +9,6 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from companion.lru import LRU
 from companion.models import Action, GameSession, Seat
 from games.engine.registry import get_engine, has_bot
 from games.views import presenter_for
@@ -53,11 +52,8 @@ def viewer_for(
 
 def undone_versions(session: GameSession) -> set[int]:
     """Versions of the game actions that an undo has taken back."""
-    return set(
-        Action.objects.filter(session=session, kind=Action.Kind.UNDO).values_list(
-            "undoes", flat=True
-        )
-    )
+    rows = Action.objects.filter(session=session, kind=Action.Kind.UNDO, undoes__isnull=False)
+    return {version for version in rows.values_list("undoes", flat=True) if version is not None}
 
 
 def recent_actions(session: GameSession, limit: int = HISTORY_LENGTH) -> list[Action]:
@@ -71,31 +67,26 @@ class LogTail:
     first, and the versions undone so far. The log is append-only, so this never
     changes for a given (session, version)."""
 
+    version: int
     recent: tuple[Action, ...]
     undone: frozenset[int]
 
-
-_TAILS = LRU(512)  # (session pk, code, version) → LogTail; the code: a reused pk in tests
+    def extended(self, row: Action) -> LogTail | None:
+        """The tail once ``row`` is appended, if ``row`` comes right after it."""
+        if row.version != self.version + 1:
+            return None
+        undone = self.undone
+        if row.kind == Action.Kind.UNDO and row.undoes is not None:
+            undone = undone | {row.undoes}
+        recent = (row, *self.recent)[:HISTORY_LENGTH]
+        return LogTail(row.version, recent, frozenset(undone))
 
 
 def log_tail(session: GameSession) -> LogTail:
-    """The log's tail at the session's version: kept per process, read if unknown."""
-    key = (session.pk, session.code, session.version)
-    tail = _TAILS.get(key)
-    if tail is None:
-        tail = LogTail(tuple(recent_actions(session)), frozenset(undone_versions(session)))
-        _TAILS.put(key, tail)
-    return tail
-
-
-def extend_log_tail(session: GameSession, row: Action) -> None:
-    """``row`` was just appended: if the tail just before it is known, so is the new one."""
-    before = _TAILS.get((session.pk, session.code, row.version - 1))
-    if before is None:
-        return
-    undone = before.undone | {row.undoes} if row.kind == Action.Kind.UNDO else before.undone
-    recent = (row, *before.recent)[:HISTORY_LENGTH]
-    _TAILS.put((session.pk, session.code, row.version), LogTail(recent, frozenset(undone)))
+    """The log's tail at the session's version, read from the database."""
+    return LogTail(
+        session.version, tuple(recent_actions(session)), frozenset(undone_versions(session))
+    )
 
 
 def history(
@@ -154,12 +145,20 @@ def last_effective_action(
     )
 
 
+def undo_label(presenter: Any, last: Action, session: GameSession, seats: list[Seat]) -> str:
+    """What the undo button names: the history sentence of the action it takes back."""
+    names = {s.index: s.name for s in seats}
+    lines = (describe(presenter, event, session.state, names) for event in last.events)
+    return " ".join(line for line in lines if line)
+
+
 def table_context(
     session: GameSession,
     viewer: Viewer,
     *,
     include_shared: bool = True,
     seats: list[Seat] | None = None,
+    tail: LogTail | None = None,
 ) -> dict[str, Any]:
     """Everything the live fragments need, for one viewer.
 
@@ -187,13 +186,15 @@ def table_context(
     if not include_shared:
         return context
     undo_allowed = not (engine.seat_bound and session.mode == GameSession.Mode.ONLINE)
-    tail = log_tail(session)
+    if tail is None or tail.version != session.version:
+        tail = log_tail(session)
     undone, recent = set(tail.undone), list(tail.recent)
     last = last_effective_action(session, undone, recent)
     view = engine.view(session.state, viewer.seat)
     context.update(
         history=history(session, seats, undone, rows=recent),
         undo_version=last.version if last and undo_allowed else None,
+        undo_label=undo_label(presenter, last, session, seats) if last and undo_allowed else "",
         game=presenter.context(session, view, viewer, seats, can_edit, last.events if last else []),
     )
     return context

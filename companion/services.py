@@ -8,6 +8,7 @@ session's socket group.
 
 from __future__ import annotations
 
+import functools
 import logging
 import secrets
 from collections.abc import Mapping, Sequence
@@ -15,14 +16,12 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
-from companion import codes
+from companion import checkpoints, codes
 from companion.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from companion.models import Action, GameSession, Seat
 from games.engine import SeededRandom
@@ -163,7 +162,7 @@ def claim_seat(session: GameSession, index: int, token: str) -> Seat:
         seat.holder = token
         seat.claimed_at = timezone.now()
         seat.save(update_fields=["holder", "claimed_at"])
-    notify(session)
+        _changed(session)
     return seat
 
 
@@ -179,8 +178,9 @@ def free_seat(session: GameSession, index: int, token: str) -> None:
     seat = _seat(session, index)
     if seat.holder != token:
         _require_host(session, token)
-    Seat.objects.filter(pk=seat.pk).update(holder="", claimed_at=None, bot=False)
-    notify(session)
+    with transaction.atomic():
+        Seat.objects.filter(pk=seat.pk).update(holder="", claimed_at=None, bot=False)
+        _changed(session)
 
 
 def rename_seat(session: GameSession, index: int, name: str, token: str) -> None:
@@ -190,22 +190,27 @@ def rename_seat(session: GameSession, index: int, name: str, token: str) -> None
     clean = " ".join(str(name).split())[:MAX_NAME_LENGTH]
     if not clean:
         raise BadRequest(_("A name cannot be empty."))
-    Seat.objects.filter(pk=seat.pk).update(name=clean)
-    notify(session)
+    with transaction.atomic():
+        Seat.objects.filter(pk=seat.pk).update(name=clean)
+        _changed(session)
 
 
 def set_edit_policy(session: GameSession, policy: str, token: str) -> None:
     _require_host(session, token)
     if policy not in GameSession.EditPolicy.values:
         raise BadRequest(_("Unknown editing rule."))
-    GameSession.objects.filter(pk=session.pk).update(edit_policy=policy)
-    notify(session)
+    with transaction.atomic():
+        GameSession.objects.filter(pk=session.pk).update(edit_policy=policy)
+        _changed(session)
 
 
 def end_session(session: GameSession, token: str) -> None:
     _require_host(session, token)
-    GameSession.objects.filter(pk=session.pk, ended_at__isnull=True).update(ended_at=timezone.now())
-    notify(session)
+    with transaction.atomic():
+        GameSession.objects.filter(pk=session.pk, ended_at__isnull=True).update(
+            ended_at=timezone.now()
+        )
+        _changed(session)
 
 
 # ---------------------------------------------------------------- actions
@@ -333,7 +338,7 @@ def _after_change(
     if deadline != locked.deadline:
         locked.deadline = deadline
         locked.save(update_fields=["deadline"])
-    notify(locked, seats, row)
+    notify(locked.pk, locked.revision, session=locked, seats=seats, row=row)
     _schedule_followups(locked, waiting, seats)
 
 
@@ -347,9 +352,13 @@ def _schedule_followups(
         bots = set(locked.seats.filter(bot=True).values_list("index", flat=True))
     else:
         bots = {s.index for s in seats if s.bot}
+
+    def wake_bot(seat: int) -> None:
+        tasks.play_bot.delay(session_id, seat, version)
+
     for seat in waiting:
         if seat in bots:
-            transaction.on_commit(lambda seat=seat: tasks.play_bot.delay(session_id, seat, version))
+            transaction.on_commit(functools.partial(wake_bot, seat))
     if deadline is not None:
         delay = max(0.0, (deadline - timezone.now()).total_seconds()) + 0.5
         transaction.on_commit(
@@ -426,15 +435,27 @@ def seat_bot(session: GameSession, index: int, token: str) -> None:
         seat.bot = True
         seat.name = gettext("Bot")
         seat.save(update_fields=["bot", "name"])
-        notify(locked)
+        _changed(locked)
         _schedule_followups(locked, engine.waiting_for(locked.state))
 
 
-def undo(session: GameSession, *, token: str, key: str, expected: int | None = None) -> Applied:
+def undo(
+    session: GameSession,
+    *,
+    token: str,
+    key: str,
+    expected: int | None = None,
+    require_expected: bool = False,
+) -> Applied:
     """Undo the last action still in effect, by replaying the log without it.
 
-    ``expected`` is the version the phone saw as the last action; if another
-    action landed since, the undo is refused rather than undoing the wrong one.
+    ``expected`` is the version of the action the phone's button named; if the
+    log moved on since (another action, another undo), nothing is undone and the
+    phone is told. A phone must say it (``require_expected``); only trusted
+    callers (scripts, tests) may undo "whatever is last". A repeated key returns
+    the first result and undoes nothing more. The state before the action comes
+    from the newest checkpoint that still holds, not from the whole log
+    (``companion/checkpoints.py``).
     """
     key = _check_key(key)
     engine = get_engine(session.game)
@@ -442,17 +463,28 @@ def undo(session: GameSession, *, token: str, key: str, expected: int | None = N
         locked = GameSession.objects.select_for_update().get(pk=session.pk)
         existing = Action.objects.filter(session=locked, key=key).first()
         if existing is not None:
+            if existing.kind != Action.Kind.UNDO:
+                raise Conflict(
+                    _("This one-time key was already used for another action; reload the page.")
+                )
             return Applied(existing, created=False)
         _require_open(locked)
         if engine.seat_bound and locked.mode == GameSession.Mode.ONLINE:
             raise Conflict(_("Online games with hidden cards cannot be undone."))
+        if require_expected and expected is None:
+            raise BadRequest(UNDO_UNSAID)
         seat = _acting_seat(locked, token)
-        effective = effective_actions(locked)
-        if not effective:
+        log = checkpoints.read_log(locked)
+        target = checkpoints.last_effective(locked, log)
+        if target is None:
             raise Conflict(_("There is nothing to undo."))
-        target = effective[-1]
         if expected is not None and expected != target.version:
-            raise Conflict(_("Someone else changed the game meanwhile; check the history first."))
+            raise Conflict(
+                _(
+                    "Someone else changed the game meanwhile, so nothing was undone: "
+                    "check what happened, then undo again if you still want to."
+                )
+            )
         if (
             locked.edit_policy == GameSession.EditPolicy.OWN
             and target.seat is not None
@@ -460,9 +492,7 @@ def undo(session: GameSession, *, token: str, key: str, expected: int | None = N
         ):
             raise Forbidden(_("In this session each player undoes only their own actions."))
         waiting_before = engine.waiting_for(locked.state)
-        state = locked.initial_state
-        for row in effective[:-1]:
-            state = engine.apply(state, engine.parse_action(row.payload), row.seat).state
+        state = checkpoints.state_before(locked, engine, target, log)
         row = _append(
             locked,
             state,
@@ -475,6 +505,10 @@ def undo(session: GameSession, *, token: str, key: str, expected: int | None = N
         )
         _after_change(locked, engine, waiting_before)
     return Applied(row, created=True)
+
+
+#: The refusal of an undo that does not say which action it takes back.
+UNDO_UNSAID = _("This undo does not say which action it takes back; reload the page and try again.")
 
 
 def _append(
@@ -490,7 +524,8 @@ def _append(
 ) -> Action:
     session.state = state
     session.version += 1
-    session.save(update_fields=["state", "version", "updated_at"])
+    session.revision += 1
+    session.save(update_fields=["state", "version", "revision", "updated_at"])
     return Action.objects.create(
         session=session,
         version=session.version,
@@ -513,33 +548,42 @@ def effective_actions(session: GameSession) -> list[Action]:
 # ---------------------------------------------------------------- push
 
 
+def _changed(session: GameSession) -> None:
+    """Inside the caller's transaction: a change that is not a game action (a seat,
+    the editing rule, the end) bumps the revision, and the phones hear of it."""
+    locked = GameSession.objects.select_for_update().only("pk", "revision").get(pk=session.pk)
+    revision = locked.revision + 1
+    GameSession.objects.filter(pk=session.pk).update(revision=revision)
+    notify(session.pk, revision)
+
+
 def notify(
-    session: GameSession, seats: Sequence[Seat] | None = None, row: Action | None = None
+    session_id: int,
+    revision: int,
+    *,
+    session: GameSession | None = None,
+    seats: Sequence[Seat] | None = None,
+    row: Action | None = None,
 ) -> None:
-    """After commit, tell every socket of the session to re-render its fragments.
+    """After commit, announce the session's new revision to its group: the one
+    way every process, this one included, learns of a change (``companion/live.py``).
 
-    The message carries a stamp unique to this change. ``seats``, read in the same
-    transaction as ``session``, let this process keep both as the change's
-    snapshot, render the shared part and wake its own sockets at once
-    (``rendering.prime``); the group message is for the relays of other
-    processes (``companion/relay.py``). ``row``, the action just appended,
-    extends this process's copy of the history.
+    ``session`` and ``seats``, read and written in the committing transaction (and
+    ``row``, the action appended), are handed to this process's live tables as what
+    that revision looks like, so they need not read it again; they are data, not a
+    second way to a phone. A failure here (the channel layer down) never turns a
+    committed change into an error: it is logged, and the phones catch up when the
+    sockets next check the revision (``live.VERIFY_SECONDS``).
     """
-    group = session.group_name
 
-    def send() -> None:
-        layer = get_channel_layer()
-        if layer is None:
-            return
-        stamp = secrets.token_hex(8)
-        if seats is not None:
-            from companion import rendering  # rendering reads what services write
+    def announce() -> None:
+        try:
+            from companion import live  # live reads what services write
 
-            try:
-                rendering.prime(session, seats, stamp, row)
-            except Exception:  # the change is committed: the sockets must still hear of it
-                logger.exception("could not pre-render the frames of session %s", session.pk)
-        message = {"type": "session.changed", "session": session.pk, "stamp": stamp}
-        async_to_sync(layer.group_send)(group, message)
+            if session is not None and seats is not None:
+                live.offer(session, seats, row)
+            live.announce(session_id, revision)
+        except Exception:
+            logger.exception("could not announce revision %s of session %s", revision, session_id)
 
-    transaction.on_commit(send)
+    transaction.on_commit(announce, robust=True)

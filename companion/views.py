@@ -7,7 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 import segno
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.conf import settings
+from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -16,6 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from companion import codes, services
 from companion.errors import BadRequest, Forbidden, ServiceError, error_text, status_for
+from companion.htmx import HtmxHttpRequest
 from companion.identity import phone_token
 from companion.models import GameSession
 from companion.payload import form_to_payload
@@ -26,7 +28,7 @@ from games.views import presenter_for, presenters
 
 
 def _error_response(
-    request: HttpRequest, error: ServiceError | EngineError, game: str | None = None
+    request: HtmxHttpRequest, error: ServiceError | EngineError, game: str | None = None
 ) -> HttpResponse:
     """A clear message and a 4xx: in the page for htmx, as a page otherwise."""
     status = status_for(error)
@@ -45,7 +47,7 @@ def _error_response(
     )
 
 
-def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+def csrf_failure(request: HtmxHttpRequest, reason: str = "") -> HttpResponse:
     """``CSRF_FAILURE_VIEW``: a post without a valid CSRF token (a page left open too
     long, a form from elsewhere) gets our message and a 403, like any refusal."""
     return _error_response(
@@ -59,6 +61,15 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     )
 
 
+def public_link(request: HtmxHttpRequest, path: str) -> str:
+    """An address another phone can open: on ``SEGNALINO_PUBLIC_URL`` when set (the
+    table's network under `make run`, or a deployment's public address), so a link
+    made on the laptop that opened http://127.0.0.1 still works on a friend's phone."""
+    if settings.SEGNALINO_PUBLIC_URL:
+        return settings.SEGNALINO_PUBLIC_URL + path
+    return request.build_absolute_uri(path)
+
+
 def _index(raw: Any, field: str) -> int:
     try:
         return int(raw)
@@ -70,11 +81,11 @@ def _index(raw: Any, field: str) -> int:
 
 
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "companion/home.html", {"presenters": presenters()})
 
 
-def new_session(request: HttpRequest, game: str) -> HttpResponse:
+def new_session(request: HtmxHttpRequest, game: str) -> HttpResponse:
     try:
         presenter = presenter_for(game)
     except LookupError:
@@ -106,7 +117,7 @@ def new_session(request: HttpRequest, game: str) -> HttpResponse:
     return HttpResponseRedirect(reverse("session", args=[session.code]))
 
 
-def join(request: HttpRequest) -> HttpResponse:
+def join(request: HtmxHttpRequest) -> HttpResponse:
     code = request.GET.get("code", "")
     if not code:
         return render(request, "companion/join.html")
@@ -123,7 +134,7 @@ def join(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def session_page(request: HttpRequest, code: str) -> HttpResponse:
+def session_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         session = services.get_session(code)
     except ServiceError as error:
@@ -137,9 +148,9 @@ def session_page(request: HttpRequest, code: str) -> HttpResponse:
     seats = list(session.seats.all())
     viewer = viewer_for(session, seats, token)
     context = table_context(session, viewer, seats=seats)
-    context["join_url"] = request.build_absolute_uri(reverse("join_code", args=[session.code]))
-    context["watch_url"] = request.build_absolute_uri(
-        reverse("watch", args=[session.code, session.spectator_key])
+    context["join_url"] = public_link(request, reverse("join_code", args=[session.code]))
+    context["watch_url"] = public_link(
+        request, reverse("watch", args=[session.code, session.spectator_key])
     )
     context["ws_path"] = reverse("session", args=[session.code]).replace("/s/", "/ws/s/", 1)
     presenter = presenter_for(session.game)
@@ -152,7 +163,7 @@ def session_page(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
-def watch(request: HttpRequest, code: str, spectator_key: str) -> HttpResponse:
+def watch(request: HtmxHttpRequest, code: str, spectator_key: str) -> HttpResponse:
     try:
         session = services.get_session(code)
     except ServiceError as error:
@@ -167,17 +178,17 @@ def watch(request: HttpRequest, code: str, spectator_key: str) -> HttpResponse:
 
 
 @require_GET
-def join_code(request: HttpRequest, code: str) -> HttpResponse:
+def join_code(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return session_page(request, code)
 
 
 @require_GET
-def qr_code(request: HttpRequest, code: str) -> HttpResponse:
+def qr_code(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         session = services.get_session(code)
     except ServiceError as error:
         return _error_response(request, error)
-    url = request.build_absolute_uri(reverse("join_code", args=[session.code]))
+    url = public_link(request, reverse("join_code", args=[session.code]))
     buffer = io.BytesIO()
     segno.make(url, error="m").save(
         buffer, kind="svg", scale=6, dark="#111", light="#fff", border=2, xmldecl=False
@@ -191,7 +202,7 @@ def qr_code(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def _after_write(
-    request: HttpRequest, session: GameSession, version: int | None = None
+    request: HtmxHttpRequest, session: GameSession, version: int | None = None
 ) -> HttpResponse:
     """htmx: the fresh fragments for this phone; plain POST: back to the table.
 
@@ -203,20 +214,21 @@ def _after_write(
     if request.htmx and request.headers.get("X-Segnalino-Live") == "1":
         if version is None:  # a seat or host change: the game's version did not move
             version = session.version
-        html = render_to_string("companion/partials/messages.html", {"oob": True})
-        return HttpResponse(html + f'<div id="ack" hidden data-version="{version}"></div>')
+        ack = render_to_string("companion/partials/messages.html", {"oob": True})
+        return HttpResponse(ack + f'<div id="ack" hidden data-version="{version}"></div>')
     if request.htmx:
         session.refresh_from_db()
         seats = list(session.seats.all())
         viewer = viewer_for(session, seats, phone_token(request.session))
-        html = render_frames(session, viewer, seats=seats)
-        html += render_to_string("companion/partials/messages.html", {"oob": True})
+        html = render_frames(session, viewer, seats=seats) + str(
+            render_to_string("companion/partials/messages.html", {"oob": True})
+        )
         return HttpResponse(html)
     return HttpResponseRedirect(reverse("session", args=[session.code]))
 
 
 def _write(
-    request: HttpRequest, code: str, operation: Callable[[GameSession, str], object]
+    request: HtmxHttpRequest, code: str, operation: Callable[[GameSession, str], object]
 ) -> HttpResponse:
     """Run ``operation(session, phone token)``; an int it returns is the new version."""
     if request.method != "POST":
@@ -233,7 +245,7 @@ def _write(
 
 
 @require_POST
-def act(request: HttpRequest, code: str) -> HttpResponse:
+def act(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """One game action: the hot path of every tap, so the session is found and
     locked in one query (``submit_action_at``) rather than read first."""
     token = phone_token(request.session, create=True)
@@ -246,37 +258,47 @@ def act(request: HttpRequest, code: str) -> HttpResponse:
         # The game, to word the message (only on this error path).
         game = GameSession.objects.filter(code=codes.normalise(code)).values_list("game", flat=True)
         return _error_response(request, error, game.first())
+    assert applied.session is not None  # submit_action_at always says which session
     return _after_write(request, applied.session, applied.action.version)
 
 
 @require_POST
-def undo(request: HttpRequest, code: str) -> HttpResponse:
+def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """The undo button: it posts ``expected``, the version of the action it names,
+    and the undo is refused if that is no longer the last one in effect."""
+
     def operation(session: GameSession, token: str) -> int:
-        raw = request.POST.get("expected", "")
-        expected = _index(raw, "expected") if raw else None
-        key = request.POST.get("key", "")
-        return services.undo(session, token=token, key=key, expected=expected).action.version
+        raw = request.POST.get("expected", "").strip()
+        if raw and not (raw.isascii() and raw.isdigit() and len(raw) <= 10):
+            raise BadRequest(services.UNDO_UNSAID)
+        return services.undo(
+            session,
+            token=token,
+            key=request.POST.get("key", ""),
+            expected=int(raw) if raw else None,
+            require_expected=True,
+        ).action.version
 
     return _write(request, code, operation)
 
 
 @require_POST
-def claim(request: HttpRequest, code: str, index: int) -> HttpResponse:
+def claim(request: HtmxHttpRequest, code: str, index: int) -> HttpResponse:
     return _write(request, code, lambda session, token: services.claim_seat(session, index, token))
 
 
 @require_POST
-def free(request: HttpRequest, code: str, index: int) -> HttpResponse:
+def free(request: HtmxHttpRequest, code: str, index: int) -> HttpResponse:
     return _write(request, code, lambda session, token: services.free_seat(session, index, token))
 
 
 @require_POST
-def bot(request: HttpRequest, code: str, index: int) -> HttpResponse:
+def bot(request: HtmxHttpRequest, code: str, index: int) -> HttpResponse:
     return _write(request, code, lambda session, token: services.seat_bot(session, index, token))
 
 
 @require_POST
-def rename(request: HttpRequest, code: str, index: int) -> HttpResponse:
+def rename(request: HtmxHttpRequest, code: str, index: int) -> HttpResponse:
     return _write(
         request,
         code,
@@ -287,7 +309,7 @@ def rename(request: HttpRequest, code: str, index: int) -> HttpResponse:
 
 
 @require_POST
-def host(request: HttpRequest, code: str) -> HttpResponse:
+def host(request: HtmxHttpRequest, code: str) -> HttpResponse:
     def operation(session: GameSession, token: str) -> None:
         if request.POST.get("end") == "1":
             services.end_session(session, token)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
@@ -37,6 +38,18 @@ ALLOWED_HOSTS = [
 CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]
+# Where phones open the app (invite links, QR codes): `make run` sets it to this
+# machine's address on the local network (config/serve.py); a deployment sets it
+# to its public address (https://segnalino.example). Empty: the address the
+# request came in on. Its host is allowed and its origin trusted, with no editing.
+SEGNALINO_PUBLIC_URL = os.environ.get("SEGNALINO_PUBLIC_URL", "").strip().rstrip("/")
+if SEGNALINO_PUBLIC_URL:
+    _public = urlsplit(SEGNALINO_PUBLIC_URL)
+    if _public.hostname and _public.hostname not in ALLOWED_HOSTS:
+        ALLOWED_HOSTS.append(_public.hostname)
+    _origin = f"{_public.scheme}://{_public.netloc}"
+    if _origin not in CSRF_TRUSTED_ORIGINS:
+        CSRF_TRUSTED_ORIGINS.append(_origin)
 
 INSTALLED_APPS = [
     "daphne",
@@ -98,7 +111,7 @@ if DATABASE_URL:
         "default": dj_database_url.parse(
             DATABASE_URL,
             conn_max_age=0 if DB_POOL else int(os.environ.get("DB_CONN_MAX_AGE", "60")),
-            conn_health_checks=not DB_POOL,
+            conn_health_checks=True,  # the pool too: a connection killed while idle is replaced
         )
     }
     if DB_POOL and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
@@ -131,6 +144,10 @@ if REDIS_URL:
                 # process would drop its sockets. No read timeout for the layer.
                 "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
                 "prefix": os.environ.get("CHANNEL_PREFIX", "segnalino"),
+                # Each process reads every announcement of its tables from one
+                # channel (its relay); the default cap of 100 waiting messages
+                # drops announcements under load (logged only at INFO).
+                "capacity": int(os.environ.get("CHANNEL_CAPACITY", "10000")),
             },
         }
     }

@@ -1,5 +1,7 @@
 """Load every game's catalog data file into ``CardType`` and ``Card`` rows.
 
+The files are the ones the games' declarations name (``Game.catalog``).
+
 Safe to re-run: rows are matched on (game, slug), updated in place, and rows whose
 slug left the file are deleted, so two runs leave the same rows.
 """
@@ -8,21 +10,32 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
 from django.db import transaction
 
+from games.engine.declaration import Game
+from games.engine.registry import games
 from games.models import Card, CardType, forget_catalog_cache
 from games.text_fold import fold
 
-DATA_ROOT = Path(__file__).resolve().parent
 LANGUAGES = ("en", "it")
 AMMO = ("red", "blue", "yellow")
 
 
+def data_file(game: Game, relative: str) -> Path:
+    """A file of the game's package, named relative to its folder in the declaration."""
+    spec = find_spec(game.package)
+    if spec is None or not spec.submodule_search_locations:
+        raise LookupError(f"no package {game.package!r} for game {game.slug!r}")
+    return Path(next(iter(spec.submodule_search_locations))) / relative
+
+
 def catalog_files() -> list[Path]:
-    return sorted(DATA_ROOT.glob("*/data/catalog.json"))
+    """The catalog of every declared game that has one, in the declarations' order."""
+    return [data_file(game, game.catalog) for game in games().values() if game.catalog]
 
 
 def _text(card: dict, lang: str) -> str:

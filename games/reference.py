@@ -1,8 +1,8 @@
 """The card reference: search and filter every game's cards, card pages, rules pages.
 
 Read-only pages anyone can open, session or not. Card rows come from the catalog
-loader (``manage.py load_catalogs``); rules pages straight from each game's
-``data/rules.json``.
+loader (``manage.py load_catalogs``); rules pages straight from the rules summary
+each game's declaration names (``Game.rules``). The games are the declared ones.
 """
 
 from __future__ import annotations
@@ -10,10 +10,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import get_language, gettext_noop
@@ -22,22 +21,16 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from companion.errors import BadRequest, NotFound
+from companion.htmx import HtmxHttpRequest
 from companion.views import _error_response
-from games.catalog_loader import AMMO, DATA_ROOT
+from games.catalog_loader import AMMO, data_file
+from games.engine.registry import games
 from games.models import Card, CardType
 from games.text_fold import words
 
-# Every game the reference knows, in the order the filters list them.
-GAMES: dict[str, Any] = {
-    "adrenaline": _("Adrenaline"),
-    "munchkin": _("Munchkin Bites!"),
-    "shazamm": "Shazamm!",
-    "kablamo": "Kablamo",
-    "plastic-attack": "Plastic Attack",
-}
-# The package folder of each game (plain strings: a slug from a template may be a
-# SafeString, which pathlib refuses).
-DATA_DIRS = {slug: slug.replace("-", "_") for slug in GAMES}
+# Every declared game by slug, its name in the reader's language, in the order the
+# filters list them.
+GAMES: dict[str, Any] = {slug: _(game.name) for slug, game in games().items()}
 COLOUR_NAMES = {"red": _("red"), "blue": _("blue"), "yellow": _("yellow")}
 MAX_QUERY = 100
 MAX_NUMBER = 99
@@ -178,7 +171,7 @@ def _results_context(query: CardQuery, kinds: list[CardType]) -> dict[str, Any]:
 
 @require_GET
 @vary_on_headers("HX-Request")
-def card_index(request: HttpRequest) -> HttpResponse:
+def card_index(request: HtmxHttpRequest) -> HttpResponse:
     try:
         query = parse_query(request.GET)
     except BadRequest as error:
@@ -259,7 +252,7 @@ def _effects(card: Card) -> list[dict[str, Any]]:
 
 
 @require_GET
-def card_page(request: HttpRequest, game: str, slug: str) -> HttpResponse:
+def card_page(request: HtmxHttpRequest, game: str, slug: str) -> HttpResponse:
     card = Card.objects.filter(game=game, slug=slug).first()
     if card is None:
         return _error_response(
@@ -286,12 +279,14 @@ def card_page(request: HttpRequest, game: str, slug: str) -> HttpResponse:
 @cache
 def rules_of(game: str) -> dict[str, Any] | None:
     """A game's rules summary (``data/rules.json``), or None when it has none."""
-    if game not in GAMES:
+    declared = games().get(str(game))  # str: a slug from a template may be a SafeString
+    if declared is None or declared.rules is None:
         return None
-    path = DATA_ROOT / DATA_DIRS[game] / "data" / "rules.json"
+    path = data_file(declared, declared.rules)
     if not path.exists():
         return None
-    return json.loads(Path(path).read_text(encoding="utf-8"))
+    document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return document
 
 
 def rules_url(game: str, section: str) -> str:
@@ -300,7 +295,7 @@ def rules_url(game: str, section: str) -> str:
 
 
 @require_GET
-def rules_page(request: HttpRequest, game: str) -> HttpResponse:
+def rules_page(request: HtmxHttpRequest, game: str) -> HttpResponse:
     document = rules_of(game)
     if document is None:
         return _error_response(

@@ -1,7 +1,9 @@
-from django.urls import path
+"""Each game's own pages inside a session: the ``urls`` module its declaration names."""
 
-from games.adrenaline import views as adrenaline
+from django.urls import URLPattern, URLResolver, include, path
 
-urlpatterns = [
-    path("adrenaline/shot", adrenaline.shot_helper, name="adrenaline_shot"),
+from games.engine.registry import games
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("", include(game.qualified(game.urls))) for game in games().values() if game.urls
 ]

@@ -1,13 +1,11 @@
-import json
 import secrets
 from typing import Any
 
 from django import template
-from django.template.base import FilterExpression
-from django.utils import translation
+from django.template.loader import render_to_string
 from django.utils.html import format_html
 
-from companion.lru import LRU
+from companion import fragments
 
 register = template.Library()
 
@@ -24,52 +22,22 @@ def fresh_key(context: template.Context) -> str:
     return format_html('<input type="hidden" name="key" value="{}">', value)
 
 
-# ---------------------------------------------------------------- memo
-
-_MEMO = LRU(4096)
+# ---------------------------------------------------------------- pure fragments
 
 
-class MemoNode(template.Node):
-    def __init__(self, nodelist: template.NodeList, keys: list[FilterExpression]) -> None:
-        self.nodelist = nodelist
-        self.keys = keys
+@register.simple_tag(takes_context=True)
+def fragment(context: template.Context, template_name: str, **values: Any) -> str:
+    """``{% fragment "game/piece.html" a=x b=y %}``: render a template from these
+    values *only* (nothing else of the page reaches it).
 
-    def render(self, context: template.Context) -> str:
-        # Only live fragments: a full page makes one-time keys and a CSRF input.
-        if context.get("request") is not None or context.get("csrf_token"):
-            return self.nodelist.render(context)
-        key = (
-            id(self),
-            translation.get_language(),
-            *(_hashable(k.resolve(context)) for k in self.keys),
-        )
-        html = _MEMO.get(key)
-        if html is None:
-            html = self.nodelist.render(context)
-            _MEMO.put(key, html)
-        return html
-
-
-def _hashable(value: Any) -> Any:
-    try:
-        hash(value)
-    except TypeError:
-        return json.dumps(value, sort_keys=True, default=str)
-    return value
-
-
-@register.tag
-def memo(parser: template.base.Parser, token: template.base.Token) -> MemoNode:
-    """``{% memo k1 k2 … %}…{% endmemo %}``: the body rendered once per key, per process.
-
-    For the costly, repeated pieces of live fragments (one player's board, say):
-    the keys must name *everything* the body shows, including whatever makes it
-    differ between viewers (editing rights, hidden cards); the language is added
-    here. A full page (a request in the context) is always rendered afresh.
+    Its HTML is then a function of the template, the language and the values, so
+    in a live frame it is taken from the table's last renders when the values are
+    the same (``companion.fragments``): the key is the values themselves, never a
+    list of what the piece shows that an edit could leave stale. A full page (a
+    request in the context) renders it afresh, with the request, so its forms get
+    a CSRF input and one-time keys.
     """
-    keys = [parser.compile_filter(bit) for bit in token.split_contents()[1:]]
-    if not keys:
-        raise template.TemplateSyntaxError("memo needs at least one key")
-    nodelist = parser.parse(("endmemo",))
-    parser.delete_first_token()
-    return MemoNode(nodelist, keys)
+    request = context.get("request")
+    if request is not None:
+        return render_to_string(template_name, values, request=request)
+    return fragments.render(template_name, values)

@@ -28,7 +28,7 @@ from games.adrenaline.scoring import (
 )
 from games.engine.errors import InvalidInput, RuleError
 from games.engine.errors import gettext_noop as _
-from games.engine.protocol import Event, Outcome, Result, State
+from games.engine.protocol import Engine, Event, Outcome, Result, State
 from games.engine.validate import as_bool, as_choice, as_int, as_list, require
 
 __all__ = [
@@ -774,7 +774,7 @@ def _score_board(state: State, seat: int, final: bool) -> tuple[list[Event], str
     )
     if final:
         return events, None
-    if overkill:
+    if overkill and killer is not None:  # overkill is only counted on a kill
         _placed, lost = _add_marks(_board(state, killer), character, 1)
         events.append(
             {
@@ -996,4 +996,4 @@ class AdrenalineEngine:
         return _outcome(state)
 
 
-ENGINE = AdrenalineEngine()
+ENGINE: Engine = AdrenalineEngine()

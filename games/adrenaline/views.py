@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,8 +15,9 @@ from django.views.decorators.http import require_GET
 from companion import services
 from companion.errors import ServiceError, error_text
 from games.adrenaline import rules
+from games.adrenaline.game import GAME
 from games.models import Card, cards_of
-from games.views import Setup
+from games.presenter import Presenter, Setup
 
 COLOURS = ("red", "blue", "yellow")
 
@@ -62,20 +62,30 @@ def weapon_name(slug: str, cards: dict[str, Card] | None = None) -> str:
     return card.name if card else slug
 
 
+# Field names in engine messages ("“damage” must be a whole number."), in our words.
+FIELD_LABELS = {
+    "damage": gettext_lazy("damage"),
+    "marks": gettext_lazy("marks"),
+    "target": gettext_lazy("target"),
+    "shooter": gettext_lazy("shooter"),
+    "player": gettext_lazy("player"),
+    "weapon": gettext_lazy("weapon"),
+    "delta": gettext_lazy("change"),
+    "skulls": gettext_lazy("skulls"),
+}
+
+
 class AdrenalinePresenter:
-    slug = "adrenaline"
-    name = gettext_lazy("Adrenaline")
+    slug = GAME.slug
+    name = gettext_lazy(GAME.name)
+    players = GAME.players
     board_template = "adrenaline/board.html"
     setup_template = "adrenaline/setup.html"
     tools_template = "adrenaline/tools.html"
     asks_edit_policy = True
-    players = "3–5"
+    field_labels = FIELD_LABELS
 
     # ------------------------------------------------------------ set-up
-
-    def board_varies_by_seat(self, session: Any) -> bool:
-        """Nothing is hidden; only "each seat edits its own board" changes the buttons."""
-        return session.edit_policy == "own"
 
     def setup_context(self, query: QueryDict) -> dict[str, Any]:
         return {
@@ -119,22 +129,6 @@ class AdrenalinePresenter:
             current = view["current"] == index and not view["over"]
             players.append(
                 {
-                    # Everything below comes from these: the key of the memoised
-                    # player board in live fragments (see the memo tag).
-                    "memo": json.dumps(
-                        [player, names.get(index, ""), editable, current], sort_keys=True
-                    ),
-                    # … and the cubes-and-weapons panel, the costly part, from these.
-                    "gear_memo": json.dumps(
-                        [
-                            player["character"],
-                            player["ammo"],
-                            player["powerups"],
-                            player["weapons"],
-                            editable,
-                        ],
-                        sort_keys=True,
-                    ),
                     "seat_name": names.get(index, ""),
                     "character": CHARACTERS[player["character"]],
                     "slots": _slots(player),
@@ -171,24 +165,6 @@ class AdrenalinePresenter:
             and (session.edit_policy != "own" or viewer.seat == view["current"])
         )
         return {
-            # Everything the turn bar shows comes from these (the memo tag's key).
-            "turn_memo": json.dumps(
-                [
-                    view["turn"],
-                    view["current"],
-                    view["frenzy"],
-                    view["over"],
-                    view["skulls"],
-                    view["killshot"],
-                    can_end_turn,
-                    rules.frenzy_actions(view, view["current"]) if view["frenzy"] else None,
-                    [p["character"] for p in view["players"]],
-                    [names.get(i, "") for i in range(len(view["players"]))],
-                    [outcome.places, outcome.scores] if outcome else None,
-                ],
-                sort_keys=True,
-                default=str,
-            ),
             "players": players,
             "current": CHARACTERS[current],
             "turn": view["turn"],
@@ -445,7 +421,7 @@ def _tagback_offers(
     return offers
 
 
-PRESENTER = AdrenalinePresenter()
+PRESENTER: Presenter = AdrenalinePresenter()
 
 
 # ---------------------------------------------------------------- shot helper
@@ -488,7 +464,7 @@ def shot_context(session: Any, params: QueryDict) -> dict[str, Any]:
     """The shot form, pre-filled for the chosen shooter, weapon, effects and targets."""
     state = session.state
     chars = [p["character"] for p in state["players"]]
-    shooter = params.get("shooter")
+    shooter = params.get("shooter") or ""
     if shooter not in chars:
         shooter = chars[state["current"]]
     cards = weapon_cards()
@@ -524,21 +500,28 @@ def shot_context(session: Any, params: QueryDict) -> dict[str, Any]:
         ],
         "weapon": card,
         "weapon_held": card is not None and card.slug in held,
-        "weapon_effects": [
-            {
-                "slug": e["slug"],
-                "name": card.localised(e["name"]),
-                "text": card.localised(e["text"]),
-                "kind": e["kind"],
-                "cost": [CUBE_LABELS[c] for c in e.get("extra_cost", [])],
-                "checked": e["slug"] in effects,
-            }
-            for e in (weapon["effects"] if weapon and card else [])
-        ],
+        "weapon_effects": _weapon_effects(card, effects) if weapon else [],
         "targets": targets,
         "scope_possible": shooter_state["powerups"] > 0 and any(shooter_state["ammo"].values()),
         "scope_colours": [(c, CUBE_LABELS[c]) for c in COLOURS if shooter_state["ammo"][c] > 0],
     }
+
+
+def _weapon_effects(card: Card | None, checked: list[str]) -> list[dict[str, Any]]:
+    """The weapon's effects as the shot form lists them, the chosen ones checked."""
+    if card is None:
+        return []
+    return [
+        {
+            "slug": e["slug"],
+            "name": card.localised(e["name"]),
+            "text": card.localised(e["text"]),
+            "kind": e["kind"],
+            "cost": [CUBE_LABELS[c] for c in e.get("extra_cost", [])],
+            "checked": e["slug"] in checked,
+        }
+        for e in card.data["effects"]
+    ]
 
 
 @require_GET

@@ -46,6 +46,7 @@ class Outcome:
         return self.places[0] if self.places else []
 
 
+@runtime_checkable
 class Engine(Protocol):
     slug: str
     min_seats: int
@@ -54,7 +55,7 @@ class Engine(Protocol):
     #: post an action, whatever the session's editing rule, and undo is off online.
     seat_bound: bool
 
-    def parse_options(self, raw: Mapping[str, Any], seats: int) -> dict[str, Any]:
+    def parse_options(self, raw: Mapping[str, Any] | None, seats: int) -> dict[str, Any]:
         """Validate set-up options; raise ``InvalidInput`` on anything out of range."""
         ...
 

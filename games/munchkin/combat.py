@@ -212,7 +212,7 @@ def apply_fight(state: State, action: Fight) -> list[Event]:
     if state["combat"] is not None:
         raise RuleError(_("A fight is already going on: finish it first."))
     player_at(state, action.seat)
-    state["combat"] = {
+    combat: dict[str, Any] = {
         "fighter": action.seat,
         "helper": None,
         "stage": "fighting",
@@ -223,7 +223,8 @@ def apply_fight(state: State, action: Fight) -> list[Event]:
         "runs": [],
         "next_id": 1,
     }
-    monster = _new_monster(state["combat"], action.monster)
+    state["combat"] = combat
+    monster = _new_monster(combat, action.monster)
     if action.seat == state["turn"]["seat"]:
         state["turn"]["met"] = "fighting"
     return [{"type": "fight", "seat": action.seat, "monster": dict(monster)}]

@@ -22,7 +22,7 @@ from typing import Any
 
 from games.engine.errors import InvalidInput, RuleError
 from games.engine.errors import gettext_noop as _
-from games.engine.protocol import Event, Outcome, Result, State
+from games.engine.protocol import Engine, Event, Outcome, Result, State
 from games.engine.rng import SeededRandom
 from games.munchkin import combat
 from games.munchkin.actions import (
@@ -564,4 +564,4 @@ class MunchkinEngine:
         return Outcome(places=_places(state), scores=scores)
 
 
-ENGINE = MunchkinEngine()
+ENGINE: Engine = MunchkinEngine()

@@ -24,7 +24,8 @@ from django.utils.translation import gettext as _
 
 from games.engine.errors import InvalidInput
 from games.munchkin import rules
-from games.views import Setup
+from games.munchkin.game import GAME
+from games.presenter import Presenter, Setup
 
 PHASE_LABELS = {
     "kick_door": gettext_lazy("Kick open the door"),
@@ -53,6 +54,7 @@ FIELD_LABELS = {
     "first_player": gettext_lazy("first player"),
     "host_seat": gettext_lazy("this phone plays as"),
     "sexes": gettext_lazy("sex"),
+    "delta": gettext_lazy("change"),
 }
 # Values offered by the enhancer and one-shot bonus menus, and the run-away modifier.
 ENHANCER_VALUES = [(v, f"+{v}") for v in range(10, 0, -1)] + [(-v, f"−{v}") for v in range(1, 11)]
@@ -75,18 +77,16 @@ def _fingerprint(*parts: Any) -> str:
 
 
 class MunchkinPresenter:
-    slug = "munchkin"
-    name = gettext_lazy("Munchkin Bites!")
-    players = "3–6"
+    slug = GAME.slug
+    name = gettext_lazy(GAME.name)
+    players = GAME.players
+    field_labels = FIELD_LABELS
     board_template = "munchkin/board.html"
     setup_template = "munchkin/setup.html"
     tools_template = ""
     asks_edit_policy = False  # anyone at the table taps any row
 
     # ------------------------------------------------------------ set-up
-
-    def board_varies_by_seat(self, session: Any) -> bool:
-        return False  # nothing is secret, and every phone gets the same buttons
 
     def setup_context(self, query: QueryDict) -> dict[str, Any]:
         return {
@@ -359,14 +359,11 @@ class MunchkinPresenter:
     # ------------------------------------------------------------ errors
 
     def localise_params(self, params: dict[str, Any]) -> dict[str, Any]:
-        """Race names come from the engine in English; field names as the form says them."""
+        """Race names come from the engine in English."""
         localised = dict(params)
         if isinstance(params.get("race"), str):
             english = {str(v): k for k, v in rules.RACE_NAMES.items()}
             localised["race"] = race_name(english.get(params["race"], params["race"]))
-        field = params.get("field")
-        if isinstance(field, str) and field in FIELD_LABELS:
-            localised["field"] = str(FIELD_LABELS[field])
         return localised
 
     def tools_context(self, session: Any, viewer: Any) -> dict[str, Any]:
@@ -633,4 +630,4 @@ class MunchkinPresenter:
         ) % {"players": winners}
 
 
-PRESENTER = MunchkinPresenter()
+PRESENTER: Presenter = MunchkinPresenter()

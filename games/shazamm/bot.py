@@ -88,8 +88,8 @@ KEEP: dict[int, float] = {
     SUCTION: 0.45,
 }
 #: Spells the bid evaluation models (Mutism, Clone and Larceny are handled by rules).
-MODELLED = (END_OF_ROUND, MIDDLE, RECYCLE, BOOST, DOUBLE_DOSE, LOSER_WINS, BLAZE)
-MODELLED += (RESISTANCE, SAFE_LOSS, REINFORCEMENT, SUCTION)
+MODELLED: tuple[int, ...] = (END_OF_ROUND, MIDDLE, RECYCLE, BOOST, DOUBLE_DOSE, LOSER_WINS)
+MODELLED += (BLAZE, RESISTANCE, SAFE_LOSS, REINFORCEMENT, SUCTION)
 #: Chosen-order variant: the most useful spells first.
 ORDER: tuple[int, ...] = (11, 6, 7, 9, 5, 13, 10, 8, 14, 3, 12, 4, 1, 2)
 

@@ -42,7 +42,7 @@ from typing import Any
 
 from games.engine.errors import InvalidInput, RuleError
 from games.engine.errors import gettext_noop as _
-from games.engine.protocol import Event, Outcome, Result, State
+from games.engine.protocol import Engine, Event, Outcome, Result, State
 from games.engine.rng import SeededRandom
 from games.engine.validate import as_choice, as_int, as_list, require
 from games.shazamm.spells import (
@@ -846,4 +846,4 @@ class ShazammEngine:
         return Outcome(places=[[winner], [1 - winner]])
 
 
-ENGINE = ShazammEngine()
+ENGINE: Engine = ShazammEngine()

@@ -8,8 +8,9 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from games.models import Card, cards_of
+from games.presenter import Presenter, Setup
+from games.shazamm.game import GAME
 from games.shazamm.spells import CLONE, SLUGS
-from games.views import Setup
 
 TIMER_CHOICES = (0, 30, 60, 120)
 
@@ -25,18 +26,16 @@ def spell_name(number: int, cards: dict[int, Card] | None = None) -> str:
 
 
 class ShazammPresenter:
-    slug = "shazamm"
-    name = "Shazamm!"
-    players = "2"
+    slug = GAME.slug
+    name = GAME.name
+    players = GAME.players
+    field_labels: dict[str, str] = {}
     board_template = "shazamm/board.html"
     setup_template = "shazamm/setup.html"
     tools_template = ""
     asks_edit_policy = False
 
     # ------------------------------------------------------------ set-up
-
-    def board_varies_by_seat(self, session: Any) -> bool:
-        return True  # each mage sees their own hand
 
     def setup_context(self, query: QueryDict) -> dict[str, Any]:
         return {
@@ -335,4 +334,4 @@ class ShazammPresenter:
         return ""
 
 
-PRESENTER = ShazammPresenter()
+PRESENTER: Presenter = ShazammPresenter()

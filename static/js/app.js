@@ -1,33 +1,173 @@
 // Segnalino: the little JS there is. Live/reconnecting indicator, wake lock,
 // dismissable messages, and a resync when a sleeping phone wakes up.
+// The live table: its socket's heartbeat, the "Live" badge, and the taps.
+//
+// Every tap (a POST inside the table) goes through one queue kept in
+// localStorage: sent in order, one at a time, each with its one-time key made
+// once, so a retry (no network, a server error) can never apply it twice. A tap
+// that cannot be sent stays queued, is counted on the badge, and survives a
+// reload; a tap the server refuses is dropped from the queue and its reason shown.
 (function () {
   "use strict";
-  function indicator(state) {
-    var el = document.getElementById("connection");
-    if (!el) return;
-    el.hidden = false;
-    el.dataset.state = state;
-    el.textContent = state === "live" ? el.dataset.liveText : el.dataset.offlineText;
+  var live = null, badge = null, storeKey = "";
+  var queue = [], sending = false, retryTimer = null, retryDelay = 1000;
+  var wrapper = null, heardAt = 0, online = false;
+  var PING_MS = 1000, SILENT_MS = 2000;
+
+  // Reconnect soon after a drop, but never faster than the server can bear.
+  if (window.htmx) {
+    htmx.config.wsReconnectDelay = function (retry) {
+      return Math.min(500 * Math.pow(2, retry), 4000) * (0.5 + Math.random() / 2);
+    };
   }
-  document.addEventListener("htmx:wsOpen", function () { indicator("live"); window.segnalinoLive = true; });
-  document.addEventListener("htmx:wsClose", function () { indicator("offline"); window.segnalinoLive = false; });
-  document.addEventListener("htmx:wsError", function () { indicator("offline"); window.segnalinoLive = false; });
-  // With the socket live, the update comes back on it: the POST reply is just an ack.
+
+  function showBadge() {
+    if (!badge) return;
+    badge.hidden = false;
+    badge.dataset.state = online ? "live" : "offline";
+    var text = online ? badge.dataset.liveText : badge.dataset.offlineText;
+    if (queue.length) {
+      badge.dataset.pending = String(queue.length);
+      text += " · " + (queue.length === 1 ? badge.dataset.waitingOne
+        : badge.dataset.waitingMany.replace("{n}", String(queue.length)));
+    } else {
+      delete badge.dataset.pending;
+    }
+    badge.textContent = text;
+  }
+  function setOnline(value) {
+    online = value;
+    window.segnalinoLive = value;
+    showBadge();
+  }
+
+  function save() {
+    try { localStorage.setItem(storeKey, JSON.stringify(queue)); } catch (e) { /* private mode */ }
+  }
+  function load() {
+    try { return JSON.parse(localStorage.getItem(storeKey) || "[]") || []; } catch (e) { return []; }
+  }
+  function freshKey() {
+    var bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+  }
+  function csrfToken() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; }
+    catch (e) { return ""; }
+  }
+  function shownRevision() {
+    var status = document.getElementById("status");
+    return status ? parseInt(status.dataset.revision || "0", 10) : 0;
+  }
+
+  function retryLater() {
+    if (retryTimer) return;
+    retryTimer = setTimeout(function () { retryTimer = null; pump(); }, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, 5000);
+  }
+
+  function pump() {
+    showBadge();
+    if (sending || !queue.length) return;
+    sending = true;
+    var tap = queue[0];
+    var headers = {
+      "Content-Type": "application/x-www-form-urlencoded",
+      "HX-Request": "true",
+      "X-CSRFToken": csrfToken()
+    };
+    if (online) headers["X-Segnalino-Live"] = "1";
+    fetch(tap.path, { method: "POST", body: tap.body, headers: headers, credentials: "same-origin" })
+      .then(function (response) {
+        return response.text().then(function (text) {
+          if (response.status >= 500 || response.status === 0) throw new Error("not received");
+          queue.shift();
+          save();
+          retryDelay = 1000;
+          if (response.status >= 400) {
+            htmx.swap("#messages", text, { swapStyle: "outerHTML" });
+          } else {
+            htmx.swap(document.body, text, { swapStyle: "none" });
+          }
+        });
+      })
+      .then(function () { sending = false; pump(); },
+            function () { sending = false; showBadge(); retryLater(); });
+  }
+
+  // Take over htmx's POSTs inside the table: into the queue, then sent by pump().
   document.addEventListener("htmx:configRequest", function (event) {
-    if (window.segnalinoLive) event.detail.headers["X-Segnalino-Live"] = "1";
-  });
-
-  // A new tap dismisses the last error at once. (The reply would clear it too, but
-  // a live update may replace the tapped form first, and htmx drops the reply of
-  // a form that is no longer on the page.)
-  // Only a tap that changes something (a POST): a form refreshing itself is not one.
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    var config = event.detail.requestConfig;
-    if (!config || config.verb !== "post") return;
+    var detail = event.detail;
+    if (!live || detail.verb !== "post" || !live.contains(detail.elt)) return;
+    event.preventDefault();
+    var body = new URLSearchParams();
+    detail.formData.forEach(function (value, name) {
+      if (name === "csrfmiddlewaretoken") return;  // the header carries the page's token
+      body.append(name, name === "key" && !value ? freshKey() : value);
+    });
+    queue.push({ path: detail.path, body: body.toString() });
+    save();
     var messages = document.getElementById("messages");
-    if (messages) messages.replaceChildren();
+    if (messages) messages.replaceChildren();  // a new tap dismisses the last error
+    detail.elt.dispatchEvent(new CustomEvent("segnalino-queued", { bubbles: true }));
+    pump();
   });
 
+  document.addEventListener("htmx:wsOpen", function (event) {
+    wrapper = event.detail.socketWrapper;
+    heardAt = Date.now();
+    setOnline(true);
+    pump();
+  });
+  document.addEventListener("htmx:wsClose", function (event) {
+    setOnline(false);
+    var code = event.detail.event && event.detail.event.code;
+    // htmx reconnects by itself after an abnormal close; after any other (the
+    // server closing a socket it thought dead, say) we ask it to.
+    if (wrapper && [1006, 1011, 1012, 1013].indexOf(code) < 0 && code !== 4404) {
+      var again = wrapper;
+      setTimeout(function () { again.reconnect(); }, 1000);
+    }
+  });
+  document.addEventListener("htmx:wsError", function () { setOnline(false); });
+  // A pong (JSON) is for this script, not a fragment to swap.
+  document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    heardAt = Date.now();
+    if (!online) setOnline(true);
+    var message = event.detail.message;
+    if (typeof message === "string" && message.charAt(0) === "{") event.preventDefault();
+  });
+
+  // A ping a second; silence for two means the network is gone (a pong is
+  // missing, not just late): say so within 3 s, and start over.
+  function watch() {
+    if (wrapper && online && Date.now() - heardAt > SILENT_MS) {
+      setOnline(false);
+      wrapper.reconnect();
+    }
+  }
+  function ping() {
+    if (!wrapper || !online) return;
+    try { wrapper.sendImmediately(JSON.stringify({ type: "ping", revision: shownRevision() })); }
+    catch (e) { /* not open yet */ }
+  }
+
+  window.addEventListener("online", function () { retryDelay = 1000; pump(); });
+  document.addEventListener("DOMContentLoaded", function () {
+    live = document.getElementById("live");
+    badge = document.getElementById("connection");
+    if (!live) return;
+    storeKey = "segnalino:taps:" + live.dataset.session;
+    queue = load();
+    setInterval(ping, PING_MS);
+    setInterval(watch, 250);
+    pump();
+  });
+})();
+
+(function () {
+  "use strict";
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-dismiss]");
     if (button) button.closest(".error").remove();
@@ -86,17 +226,6 @@ document.addEventListener("htmx:oobBeforeSwap", function (event) {
   if (target && target.dataset && target.dataset.swapKey && incoming && incoming.dataset &&
       incoming.dataset.swapKey === target.dataset.swapKey) {
     event.detail.shouldSwap = false;
-  }
-});
-
-// One-time keys: live fragments are shared between phones, so they carry an
-// empty key; each htmx submission gets its own here (a retried request keeps it).
-document.addEventListener("htmx:configRequest", function (event) {
-  var params = event.detail.parameters;
-  if (params && params.key === "") {
-    var bytes = new Uint8Array(12);
-    crypto.getRandomValues(bytes);
-    params.key = Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
   }
 });
 

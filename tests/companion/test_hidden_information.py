@@ -125,6 +125,46 @@ async def test_socket_frames_to_my_phone_never_carry_the_opponents_secrets(duel)
     await ws.disconnect()
 
 
+ANNA_ONLY = [3, 8, 9, 11, 14]  # in seat 0's hand, never in seat 1's
+
+
+def assert_hides(html: str, numbers) -> None:
+    text = visible(html)
+    for name in spell_names(numbers):
+        assert name not in text, f"a card {name!r} of another hand was sent"
+
+
+async def test_two_seats_and_a_watcher_on_one_table_each_get_only_their_own_secrets(duel):
+    """All three sockets share one live table and its per-revision renders: the
+    render one viewer gets must never be another viewer's."""
+    from tests.companion.test_consumers import communicator, phone_cookie
+
+    sockets = {
+        "anna": communicator(f"/ws/s/{duel.code}/?lang=en", await phone_cookie("anna")),
+        "marco": communicator(f"/ws/s/{duel.code}/?lang=en", await phone_cookie("marco")),
+        "tv": communicator(f"/ws/w/{duel.code}/{duel.spectator_key}/?lang=en"),
+    }
+    frames: dict[str, list[str]] = {name: [] for name in sockets}
+    for name, ws in sockets.items():
+        assert (await ws.connect())[0]
+        frames[name].append(await ws.receive_from(timeout=5))
+    await sync_to_async(marco_locks_in)(duel)
+    for name, ws in sockets.items():
+        frames[name].append(await ws.receive_from(timeout=5))
+    for frame in frames["anna"]:
+        await sync_to_async(assert_hides_opponent)(frame)
+    for frame in frames["marco"]:
+        await sync_to_async(assert_hides)(frame, ANNA_ONLY)
+    for frame in frames["tv"]:
+        await sync_to_async(assert_hides_opponent)(frame)
+        await sync_to_async(assert_hides)(frame, ANNA_ONLY)
+    # …and each did get its own hand (the check is not vacuous).
+    assert "Suction" in visible(frames["anna"][0])
+    assert "Reinforcement" in visible(frames["marco"][0])
+    for ws in sockets.values():
+        await ws.disconnect()
+
+
 def test_an_error_does_not_leak_the_opponents_hand(duel):
     response = phone("anna").post(
         f"/s/{duel.code}/act",

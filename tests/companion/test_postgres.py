@@ -97,3 +97,33 @@ def test_undo_on_postgres_replays_the_log(make_session):
     dozer = session.state["players"][2]
     assert dozer["damage"] == ["dstructor", "dstructor"]
     assert dozer["marks"] == {"dstructor": 1}
+
+
+def test_database_connections_killed_while_idle_are_replaced_without_an_error():
+    # PostgreSQL restarted, or idle connections cut by a firewall: the server's
+    # pool checks a connection before handing it over, so the next tap works.
+    import psycopg
+
+    from tests.support.client import Phone
+    from tests.support.servers import prepare_database, running_server, server_env
+
+    settings_dict = connection.settings_dict
+    host, port = settings_dict["HOST"] or "127.0.0.1", settings_dict["PORT"] or 5432
+    url = f"postgres://{settings_dict['USER']}@{host}:{port}/{settings_dict['NAME']}"
+    env = server_env(DATABASE_URL=url, DB_POOL="1", PGAPPNAME="segnalino-pool-test")
+    prepare_database(env)
+    with running_server(env) as base:
+        phone = Phone(base)
+        code = phone.create_session(host_seat="dstructor")
+        phone.adjust(code, "dozer", "red", 1).expect(200)
+        with psycopg.connect(
+            host=host, port=port, user=settings_dict["USER"], dbname="postgres", autocommit=True
+        ) as admin:
+            killed = admin.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE application_name = 'segnalino-pool-test'"
+            ).fetchone()
+        assert killed is not None and killed[0] >= 1  # the server's idle connections
+        for delta in (-1, 1, -1):  # a cube back and forth: always allowed
+            phone.adjust(code, "dozer", "red", delta).expect(200)
+        phone.get(f"/s/{code}/").expect(200)

@@ -6,7 +6,8 @@ import pytest
 
 from companion import rendering, services
 from companion.models import GameSession
-from tests.conftest import next_key, phone, shot
+from companion.selectors import viewer_for
+from tests.conftest import make_duel, next_key, phone, shot
 
 pytestmark = pytest.mark.django_db
 
@@ -18,64 +19,55 @@ def _sit_everyone(session) -> list[str]:
     return tokens
 
 
-def test_primed_frames_match_frames_read_afresh(make_session, django_capture_on_commit_callbacks):
-    session = make_session(policy="own")
-    tokens = _sit_everyone(session)
-    woken: list[tuple[str, str]] = []
-    for token in tokens:
-        listener = rendering.Listener(
-            token, False, "en", wake=lambda stamp, token=token: woken.append((token, stamp))
-        )
-        rendering.socket_opened(session.pk, token, listener)
-    try:
-        stamps: list[str] = []
-        real_prime = rendering.prime
-
-        def spy(session, seats, stamp, row=None):
-            stamps.append(stamp)
-            real_prime(session, seats, stamp, row)
-
-        rendering.prime = spy
-        try:
-            with django_capture_on_commit_callbacks(execute=True):
-                services.submit_action(
-                    session, shot("dstructor", "dozer"), token=tokens[0], key=next_key()
-                )
-        finally:
-            rendering.prime = real_prime
-        (stamp,) = stamps
-        # Every socket of this process is told of the change directly, once.
-        assert sorted(woken) == sorted((token, stamp) for token in tokens)
-        for token in tokens:
-            primed = rendering.cached_frames(session.pk, token, language="en", stamp=stamp)
-            fresh = rendering.socket_frames(session.pk, token, language="en")
-            assert primed == fresh
-        # Each seat edits only its own board: the frames differ per seat.
-        frames = {
-            rendering.cached_frames(session.pk, t, language="en", stamp=stamp) for t in tokens
-        }
-        assert len(frames) == len(tokens)
-    finally:
-        for token in tokens:
-            rendering.socket_closed(session.pk, token)
+def _frame(session, token: str, language: str = "en", *, spectator: bool = False) -> str:
+    session.refresh_from_db()
+    seats = list(session.seats.all())
+    viewer = viewer_for(session, seats, token, spectator=spectator)
+    return rendering.render_frames(session, viewer, language=language, seats=seats)
 
 
-def test_a_memoised_board_follows_the_language_and_the_damage(make_session):
+def _keys(session, token: str, *, spectator: bool = False):
+    session.refresh_from_db()
+    viewer = viewer_for(session, list(session.seats.all()), token, spectator=spectator)
+    return rendering.part_keys(session, viewer, "en")
+
+
+def test_seated_phones_share_the_board_unless_each_edits_only_their_own(make_session):
+    shared = make_session()
+    tokens = _sit_everyone(shared)
+    assert len({_keys(shared, t).shared for t in tokens}) == 1
+    assert len({_keys(shared, t).personal for t in tokens}) == len(tokens)
+    own = make_session(policy="own")
+    tokens = [f"own-{i}" for i in range(3)]
+    for index, token in enumerate(tokens):
+        services.claim_seat(own, index, token)
+    assert len({_keys(own, t).shared for t in tokens}) == len(tokens)
+    frames = {_frame(own, t) for t in tokens}
+    assert len(frames) == len(tokens)
+
+
+def test_a_seat_bound_game_renders_the_board_per_seat_derived_from_the_engine(catalogs):
+    duel = make_duel(seed=0)
+    watcher = _keys(duel, "", spectator=True)
+    assert len({_keys(duel, "anna").shared, _keys(duel, "marco").shared, watcher.shared}) == 3
+
+
+def test_the_board_follows_the_language_and_the_damage(make_session):
     session = make_session()
     tokens = _sit_everyone(session)
-    english = rendering.socket_frames(session.pk, tokens[1], language="en")
-    italian = rendering.socket_frames(session.pk, tokens[1], language="it")
+    english = _frame(session, tokens[1], "en")
+    italian = _frame(session, tokens[1], "it")
     assert english != italian and "What happened" in english and "What happened" not in italian
     services.submit_action(session, shot("dstructor", "dozer", 2), token=tokens[0], key=next_key())
-    after = rendering.socket_frames(session.pk, tokens[1], language="en")
+    after = _frame(session, tokens[1], "en")
     assert 'data-damage="2"' in after
     assert GameSession.objects.get(pk=session.pk).version == 1
 
 
-def test_a_full_page_is_never_served_from_the_memo(make_session):
+def test_a_full_page_makes_its_own_keys_and_csrf_input(make_session):
     session = make_session()
     tokens = _sit_everyone(session)
-    rendering.socket_frames(session.pk, tokens[0], language="en")  # fills the memo
+    _frame(session, tokens[0])  # a live frame leaves its keys empty
     client = phone(tokens[0])
     first = client.get(f"/s/{session.code}/").content.decode()
     second = client.get(f"/s/{session.code}/").content.decode()
@@ -107,25 +99,28 @@ def test_only_changed_fragments_are_sent_again():
 
 
 def test_renaming_a_seat_shows_on_the_boards_at_once(make_session):
-    # A rename changes no version: the cached board must still follow it.
     session = make_session()
     tokens = _sit_everyone(session)
-    rendering.socket_frames(session.pk, tokens[1], language="en")  # cache the board
+    before = _frame(session, tokens[1])
     services.rename_seat(session, 2, "Zorro", "host")
-    frame = rendering.socket_frames(session.pk, tokens[1], language="en")
-    board = dict(rendering.fragments(frame))["player-dozer"]
-    assert "Zorro" in board
+    frame = _frame(session, tokens[1])
+    assert "Zorro" in dict(rendering.fragments(frame))["player-dozer"]
+    assert "Zorro" not in before
 
 
-def test_a_reused_personal_part_carries_each_new_version(make_session):
+def test_every_change_a_phone_sees_bumps_the_revision(make_session):
     session = make_session()
-    tokens = _sit_everyone(session)
-    first = rendering.socket_frames(session.pk, tokens[1], language="en")
-    assert 'data-version="0"' in first
-    for version in (1, 2):
-        services.submit_action(session, shot("dstructor", "dozer"), token=tokens[0], key=next_key())
-        frame = rendering.socket_frames(session.pk, tokens[1], language="en")
-        assert f'data-version="{version}"' in frame and "\x00" not in frame
-        assert (
-            dict(rendering.fragments(frame))["seats"] == dict(rendering.fragments(first))["seats"]
-        )
+    revisions = [GameSession.objects.get(pk=session.pk).revision]
+    for change in (
+        lambda: services.claim_seat(session, 0, "phone-0"),
+        lambda: services.rename_seat(session, 1, "Bianca", "host"),
+        lambda: services.submit_action(
+            session, shot("dstructor", "dozer"), token="host", key=next_key()
+        ),
+        lambda: services.set_edit_policy(session, "own", "host"),
+        lambda: services.free_seat(session, 0, "host"),
+        lambda: services.end_session(session, "host"),
+    ):
+        change()
+        revisions.append(GameSession.objects.get(pk=session.pk).revision)
+    assert revisions == sorted(set(revisions)), revisions

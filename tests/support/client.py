@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import http.client
 import http.cookiejar
+import ipaddress
 import itertools
 import re
 import threading
@@ -88,11 +89,18 @@ class Phone:
     """
 
     def __init__(
-        self, base: str, *, timeout: float = DEFAULT_TIMEOUT, keep_alive: bool = False
+        self,
+        base: str,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        keep_alive: bool = False,
+        lan: bool = False,
     ) -> None:
         parsed = urllib.parse.urlsplit(base)
-        if parsed.hostname not in {"127.0.0.1", "localhost", "::1"}:
-            raise ValueError("Phone only talks to a local server")
+        if parsed.hostname not in {"127.0.0.1", "localhost", "::1"} and not (
+            lan and ipaddress.ip_address(parsed.hostname or "0.0.0.0").is_private
+        ):
+            raise ValueError("Phone only talks to a server on this machine or its local network")
         self.base = base.rstrip("/")
         self.timeout = timeout
         self.jar = http.cookiejar.CookieJar()

@@ -51,16 +51,39 @@ def sqlite_env(directory: str | None = None, **overrides: str | None) -> dict[st
     return server_env(SQLITE_PATH=str(Path(directory) / "db.sqlite3"), **overrides)
 
 
-def prepare_database(env: dict[str, str]) -> None:
-    """Migrate and load the card catalogs into the database ``env`` points at."""
+def prepare_database(env: dict[str, str], repo: Path = REPO) -> None:
+    """Migrate and load the card catalogs into the database ``env`` points at
+    (with the code of ``repo``)."""
     for command in (["migrate", "--noinput", "-v", "0"], ["load_catalogs"]):
         subprocess.run(
             [sys.executable, "manage.py", *command],
-            cwd=REPO,
+            cwd=repo,
             env=env,
             check=True,
             capture_output=True,
         )
+
+
+def collect_static(env: dict[str, str], repo: Path = REPO) -> None:
+    """``manage.py collectstatic`` as `make setup` runs it (a server with DEBUG off
+    serves the hashed files it writes)."""
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+        cwd=repo,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Stop a server process: politely, then for good."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def wait_for_http(url: str, timeout: float = 30.0) -> None:
@@ -78,10 +101,19 @@ def wait_for_http(url: str, timeout: float = 30.0) -> None:
 
 
 @contextmanager
-def running_server(env: dict[str, str], port: int | None = None) -> Iterator[str]:
-    """Run ``daphne config.asgi:application`` and yield its base URL."""
+def running_server(
+    env: dict[str, str],
+    port: int | None = None,
+    *,
+    repo: Path = REPO,
+    log_path: Path | None = None,
+) -> Iterator[str]:
+    """Run ``daphne config.asgi:application`` from ``repo`` and yield its base URL;
+    its output is kept in ``log_path`` if given (else thrown away at the end)."""
     port = port or free_port()
-    log = tempfile.TemporaryFile()
+    if log_path is not None:
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+    log = log_path.open("w+b") if log_path is not None else tempfile.TemporaryFile()
     process = subprocess.Popen(
         [
             sys.executable,
@@ -93,7 +125,7 @@ def running_server(env: dict[str, str], port: int | None = None) -> Iterator[str
             str(port),
             "config.asgi:application",
         ],
-        cwd=REPO,
+        cwd=repo,
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -107,10 +139,5 @@ def running_server(env: dict[str, str], port: int | None = None) -> Iterator[str
             raise RuntimeError(log.read().decode(errors="replace")[-2000:]) from None
         yield base
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
         log.close()

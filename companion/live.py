@@ -1,0 +1,472 @@
+"""How a committed change reaches the phones: one path, in revision order.
+
+1. A change commits and bumps the session's ``revision`` (``services``).
+2. After commit, :func:`announce` sends ``{"session", "revision"}`` to the
+   session's group on the channel layer. That is the only announcement; every
+   process, the committing one included, learns of the change the same way.
+3. Each server process (each event loop) holds one :class:`Table` per session it
+   has sockets for. Its :class:`Relay` is in the session's group once, with one
+   channel of its own, and hands each announcement to the table.
+4. The table makes sure it knows that revision (one read of the session, its
+   seats and the log's tail, shared by all its sockets: single-flight), renders
+   each part a viewer may see once per revision (``rendering.part_keys``,
+   single-flight too) and has each socket send it.
+5. A socket sends a revision only if it is newer than the last one it sent, so
+   no phone ever goes back, whatever order renders finish in.
+
+What a table keeps is its latest revision and the parts rendered for it; all of
+it goes when the revision moves on or the last socket leaves. Nothing is kept
+process-wide, so the cost of a change does not depend on how many tables the
+process has seen.
+
+Faults: an announcement can be lost (Redis restarted, a failure after commit).
+So a table also checks the database's revision when a phone's heartbeat comes and
+the last check is older than :data:`VERIFY_SECONDS`, and the relay rejoins its
+groups after a channel-layer error and every :data:`REJOIN_SECONDS` (which also
+outlives the layer's group expiry). A phone therefore catches up within seconds
+of any lost message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import threading
+import time
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+from companion import fragments
+from companion.models import Action, GameSession, Seat
+from companion.rendering import PERSONAL, SHARED, part_keys, render_part
+from companion.selectors import LogTail, Viewer, log_tail, viewer_for
+
+logger = logging.getLogger(__name__)
+
+VERIFY_SECONDS = 4.0  # a table checks the database's revision at most this often
+REJOIN_SECONDS = 30.0  # the relay re-adds its channel to its groups this often
+RETRY_SECONDS = 0.5  # after a channel-layer error
+
+
+def group_name(session_id: int) -> str:
+    return f"session.{session_id}"
+
+
+# ---------------------------------------------------------------- committing side
+
+
+def announce(session_id: int, revision: int) -> None:
+    """After commit: tell every process holding the session's sockets."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {"type": "session.changed", "session": session_id, "revision": revision}
+    async_to_sync(layer.group_send)(group_name(session_id), message)
+
+
+def offer(session: GameSession, seats: Sequence[Seat], row: Action | None) -> None:
+    """After commit, from the committing thread: what the new revision looks like,
+    as read and written under the lock, for this process's tables of the session
+    to use instead of reading it again. Data only: it wakes no socket."""
+    with _tables_lock:
+        tables = list(_TABLES.get(session.pk, {}).values())
+    for table in tables:
+        try:
+            table.loop.call_soon_threadsafe(table.offer, session, tuple(seats), row)
+        except RuntimeError:  # that event loop has closed
+            continue
+
+
+# ---------------------------------------------------------------- tables
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A session at one revision: the row, its seats and the log's tail."""
+
+    session: GameSession
+    seats: tuple[Seat, ...]
+    tail: LogTail | None
+
+    @property
+    def revision(self) -> int:
+        return self.session.revision
+
+
+def read_snapshot(session_id: int) -> Snapshot:
+    session = GameSession.objects.get(pk=session_id)
+    return Snapshot(session, tuple(session.seats.all()), log_tail(session))
+
+
+def read_revision(session_id: int) -> int:
+    found = GameSession.objects.filter(pk=session_id).values_list("revision", flat=True).first()
+    return found or 0
+
+
+class Socket(Protocol):
+    """What a table needs of a socket (``consumers.SessionConsumer``): whom it
+    shows the table to, and how to have it send a revision."""
+
+    token: str
+    spectator: bool
+    language: str
+
+    async def refresh(self, revision: int = 0, *, full: bool = False) -> None: ...
+
+
+class Table:
+    """One session as seen by one process: its sockets, its latest revision and
+    the parts rendered for it. Lives on one event loop."""
+
+    def __init__(self, session_id: int, loop: asyncio.AbstractEventLoop) -> None:
+        self.session_id = session_id
+        self.group = group_name(session_id)
+        self.loop = loop
+        self.sockets: set[Socket] = set()
+        self.snapshot: Snapshot | None = None
+        self.verified_at = 0.0
+        self.joined: asyncio.Future[None] = loop.create_future()
+        self._reading: asyncio.Future[Snapshot] | None = None
+        self._verifying: asyncio.Future[None] | None = None
+        self._parts: dict[tuple, asyncio.Future[str]] = {}
+        self.fragments = fragments.Store()  # pieces rendered from their values alone
+
+    # -- what the table knows
+
+    def _use(self, snapshot: Snapshot) -> None:
+        if self.snapshot is None or snapshot.revision > self.snapshot.revision:
+            self.snapshot = snapshot
+            self._parts = {}  # only the latest revision's renders are kept
+            self.fragments.advance()
+
+    def offer(self, session: GameSession, seats: tuple[Seat, ...], row: Action | None) -> None:
+        """On the loop: the committing process hands over what it wrote."""
+        known = self.snapshot
+        if known is not None and session.revision <= known.revision:
+            return
+        tail = None
+        if known is not None and known.tail is not None:
+            if row is None and known.tail.version == session.version:
+                tail = known.tail
+            elif row is not None:
+                tail = known.tail.extended(row)
+        self._use(Snapshot(session, seats, tail))
+
+    async def latest(self, revision: int = 0, *, fresh: bool = False) -> Snapshot:
+        """The table at ``revision`` or newer; ``fresh``: as read from now on."""
+        while True:
+            known = self.snapshot
+            if known is not None and known.revision >= revision and not fresh:
+                return known
+            if self._reading is None:
+                self._reading = asyncio.ensure_future(self._read())
+            reading = self._reading
+            snapshot = await asyncio.shield(reading)
+            if fresh or snapshot.revision >= revision:
+                return self.snapshot or snapshot
+            # The read began before the revision we were told of committed: again.
+            fresh = False
+
+    async def _read(self) -> Snapshot:
+        try:
+            snapshot = await database_sync_to_async(read_snapshot)(self.session_id)
+            self._use(snapshot)
+            self.verified_at = time.monotonic()
+            return snapshot
+        finally:
+            self._reading = None
+
+    # -- announcements and checks
+
+    def announced(self, revision: int) -> None:
+        """The relay heard of ``revision``: every socket sends it (once)."""
+        _spawn(self._deliver(revision))
+
+    async def _deliver(self, revision: int) -> None:
+        snapshot = await self.latest(revision)
+        # Every part this table's sockets need, rendered in one trip to the
+        # database thread (which also runs the POSTs), before they ask for them.
+        jobs = []
+        for socket in list(self.sockets):
+            viewer = self._viewer(snapshot, socket.token, socket.spectator)
+            jobs.extend(self._jobs(snapshot, viewer, socket.language))
+        self._render(snapshot, jobs)
+        for socket in list(self.sockets):
+            _spawn(socket.refresh(revision))
+
+    def verify_soon(self) -> None:
+        """Check the database's revision, unless that was done in the last few
+        seconds: it catches an announcement that was lost."""
+        if self._verifying is not None or time.monotonic() - self.verified_at < VERIFY_SECONDS:
+            return
+        self._verifying = asyncio.ensure_future(self._verify())
+
+    async def _verify(self) -> None:
+        try:
+            self.verified_at = time.monotonic()
+            revision = await database_sync_to_async(read_revision)(self.session_id)
+            # As if announced: a socket already at that revision does nothing.
+            self.announced(revision)
+        except Exception:
+            logger.exception("could not check the revision of session %s", self.session_id)
+        finally:
+            self._verifying = None
+
+    # -- rendering
+
+    async def frame(self, snapshot: Snapshot, token: str, *, spectator: bool, language: str) -> str:
+        """The frame one socket sends for ``snapshot``: each part rendered once per
+        revision and key for all the sockets of this table."""
+        viewer = self._viewer(snapshot, token, spectator)
+        jobs = self._jobs(snapshot, viewer, language)
+        futures = self._render(snapshot, jobs)
+        return "".join([await asyncio.shield(future) for future in futures])
+
+    @staticmethod
+    def _viewer(snapshot: Snapshot, token: str, spectator: bool) -> Viewer:
+        return viewer_for(snapshot.session, list(snapshot.seats), token, spectator=spectator)
+
+    @staticmethod
+    def _jobs(snapshot: Snapshot, viewer: Viewer, language: str) -> list[tuple]:
+        keys = part_keys(snapshot.session, viewer, language)
+        return [
+            (PERSONAL, keys.personal, viewer, language),
+            (SHARED, keys.shared, viewer, language),
+        ]
+
+    def _render(self, snapshot: Snapshot, jobs: list[tuple]) -> list[asyncio.Future[str]]:
+        """A future per job (part, key, viewer, language), in order: the ones this
+        revision already has, and the rest rendered together in one thread trip."""
+        cacheable = snapshot is self.snapshot
+        futures: list[asyncio.Future[str]] = []
+        missing: list[tuple[tuple, asyncio.Future[str]]] = []
+        for part, key, viewer, language in jobs:
+            found = self._parts.get((part, key)) if cacheable else None
+            if found is None:
+                found = self.loop.create_future()
+                missing.append(((part, viewer, language), found))
+                if cacheable:
+                    self._parts[(part, key)] = found
+                    found.add_done_callback(functools.partial(self._forget_failed, (part, key)))
+            futures.append(found)
+        if missing:
+            pieces = self.fragments if cacheable else None
+            _spawn(self._render_together(snapshot, missing, pieces))
+        return futures
+
+    async def _render_together(
+        self,
+        snapshot: Snapshot,
+        missing: list[tuple[tuple, asyncio.Future[str]]],
+        pieces: fragments.Store | None,
+    ) -> None:
+        def render_all() -> list[str]:
+            return [
+                render_part(
+                    part, snapshot.session, snapshot.seats, viewer, language, snapshot.tail, pieces
+                )
+                for (part, viewer, language), _future in missing
+            ]
+
+        try:
+            rendered = await database_sync_to_async(render_all)()
+        except BaseException as error:
+            for _job, future in missing:
+                if not future.done():
+                    future.set_exception(error)
+                    future.exception()  # retrieved: the sockets waiting get it
+            raise
+        for (_job, future), html in zip(missing, rendered, strict=True):
+            if not future.done():
+                future.set_result(html)
+
+    def _forget_failed(self, key: tuple, done: asyncio.Future[str]) -> None:
+        """A render that failed is not kept: the next socket tries again."""
+        if not done.cancelled() and done.exception() is None:
+            return
+        if self._parts.get(key) is done:
+            del self._parts[key]
+
+
+_TABLES: dict[int, dict[asyncio.AbstractEventLoop, Table]] = {}
+_tables_lock = threading.Lock()
+
+
+async def sit(session_id: int, socket: Socket) -> Table:
+    """A socket of this process shows ``session_id``: its table, in the group."""
+    loop = asyncio.get_running_loop()
+    with _tables_lock:
+        per_loop = _TABLES.setdefault(session_id, {})
+        table = per_loop.get(loop)
+        created = table is None
+        if table is None:
+            table = per_loop[loop] = Table(session_id, loop)
+        table.sockets.add(socket)
+    try:
+        if created:
+            try:
+                await relay().join(table.group)
+            except BaseException as error:
+                table.joined.set_exception(error)
+                table.joined.exception()  # retrieved: the sockets waiting get it too
+                raise
+            table.joined.set_result(None)
+        else:
+            await asyncio.shield(table.joined)
+    except BaseException:
+        _forget(table, socket)  # the channel layer is down: this socket never sat
+        raise
+    return table
+
+
+def _forget(table: Table, socket: Socket) -> bool:
+    """Take the socket off its table; True if that was the table's last socket."""
+    with _tables_lock:
+        table.sockets.discard(socket)
+        if table.sockets:
+            return False
+        per_loop = _TABLES.get(table.session_id, {})
+        if per_loop.get(table.loop) is table:
+            del per_loop[table.loop]
+        if not per_loop:
+            _TABLES.pop(table.session_id, None)
+        return True
+
+
+async def leave(table: Table, socket: Socket) -> None:
+    """The socket closed: the last one of a table takes it (and its renders) away."""
+    if _forget(table, socket):
+        await relay().leave(table.group)
+
+
+def table_here(session_id: int) -> Table | None:
+    """The running event loop's table of ``session_id``, if it has one."""
+    loop = asyncio.get_running_loop()
+    with _tables_lock:
+        return _TABLES.get(session_id, {}).get(loop)
+
+
+def tables_here() -> list[Table]:
+    """The tables of the running event loop."""
+    loop = asyncio.get_running_loop()
+    with _tables_lock:
+        return [t for per_loop in _TABLES.values() for lp, t in per_loop.items() if lp is loop]
+
+
+def _spawn(coroutine: Awaitable[Any]) -> None:
+    task = asyncio.ensure_future(coroutine)
+    _PENDING.add(task)
+    task.add_done_callback(_finished)
+
+
+_PENDING: set[asyncio.Future] = set()
+
+
+def _finished(task: asyncio.Future) -> None:
+    _PENDING.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        logger.error("a live update failed", exc_info=task.exception())
+
+
+# ---------------------------------------------------------------- relay
+
+
+class Relay:
+    """This event loop's one listener on the channel layer, for all its tables."""
+
+    def __init__(self, layer: Any) -> None:
+        self.layer = layer
+        self.channel: str | None = None
+        self.groups: set[str] = set()
+        self.lock = asyncio.Lock()
+        self.tasks: list[asyncio.Task] = []
+
+    async def join(self, group: str) -> None:
+        async with self.lock:
+            if self.channel is None:
+                # The default prefix: channels_redis reads all of a process's own
+                # channels from one list, which only holds names made this way.
+                self.channel = await self.layer.new_channel()
+                self.tasks = [
+                    asyncio.ensure_future(self._listen(self.channel)),
+                    asyncio.ensure_future(self._rejoin_every(REJOIN_SECONDS)),
+                ]
+            await self.layer.group_add(group, self.channel)
+            self.groups.add(group)
+
+    async def leave(self, group: str) -> None:
+        async with self.lock:
+            self.groups.discard(group)
+            if self.channel is not None:
+                try:
+                    await self.layer.group_discard(group, self.channel)
+                except Exception:  # the layer is down: the group expires on its own
+                    logger.warning("relay could not leave %s", group, exc_info=True)
+            if not self.groups:
+                for task in self.tasks:
+                    task.cancel()
+                self.tasks, self.channel = [], None
+
+    async def rejoin(self) -> None:
+        """Add the channel to every group again (after the layer lost them, or
+        before they expire), then have every table check its revision."""
+        async with self.lock:
+            if self.channel is None:
+                return
+            for group in list(self.groups):
+                await self.layer.group_add(group, self.channel)
+        for table in tables_here():
+            table.verified_at = 0.0
+            table.verify_soon()
+
+    async def _rejoin_every(self, seconds: float) -> None:
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await self.rejoin()
+            except Exception:
+                logger.warning("relay could not rejoin its groups", exc_info=True)
+
+    async def _listen(self, channel: str) -> None:
+        broken = False
+        while True:
+            try:
+                if broken:
+                    await self.rejoin()  # the layer may have restarted empty
+                    broken = False
+                message = await self.layer.receive(channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the layer's connection failed: keep trying
+                logger.warning("relay %s lost the channel layer", channel, exc_info=True)
+                broken = True
+                await asyncio.sleep(RETRY_SECONDS)
+                continue
+            if message.get("type") != "session.changed":
+                continue
+            session_id, revision = message.get("session"), message.get("revision")
+            if not isinstance(session_id, int) or not isinstance(revision, int):
+                continue
+            table = table_here(session_id)
+            if table is not None:
+                table.announced(revision)
+
+
+_RELAYS: dict[asyncio.AbstractEventLoop, Relay] = {}
+
+
+def relay() -> Relay:
+    """The relay of the running event loop (made on first use)."""
+    loop = asyncio.get_running_loop()
+    found = _RELAYS.get(loop)
+    if found is None:
+        for old in [other for other in _RELAYS if other.is_closed()]:
+            del _RELAYS[old]
+        found = _RELAYS[loop] = Relay(get_channel_layer())
+    return found

@@ -1,0 +1,89 @@
+"""Pieces rendered from their values alone: the values are the key, so a changed
+value always re-renders, and a table keeps only what its last revision used."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import translation
+
+from companion import fragments
+from companion.rendering import PERSONAL, SHARED, render_frames, render_part
+from companion.selectors import viewer_for
+from tests.conftest import next_key, shot
+
+pytestmark = pytest.mark.django_db
+
+ENTRY = "companion/partials/history_entry.html"
+
+
+def entry(version: int, line: str) -> dict:
+    return {
+        "version": version,
+        "seat_name": "Anna",
+        "lines": (line,),
+        "undone": False,
+        "is_undo": False,
+        "undoes": None,
+    }
+
+
+def test_the_same_values_are_rendered_once_and_a_changed_value_again(monkeypatch):
+    renders: list[str] = []
+    real = fragments.render_to_string
+    monkeypatch.setattr(
+        fragments, "render_to_string", lambda name, ctx: renders.append(name) or real(name, ctx)
+    )
+    store = fragments.Store()
+    with fragments.using(store):
+        first = fragments.render(ENTRY, {"entry": entry(1, "Banshee hits Dozer")})
+        again = fragments.render(ENTRY, {"entry": entry(1, "Banshee hits Dozer")})
+        changed = fragments.render(ENTRY, {"entry": entry(1, "Banshee hits Violet")})
+        undone = {**entry(1, "Banshee hits Dozer"), "undone": True}
+        english = fragments.render(ENTRY, {"entry": undone})
+        with translation.override("it"):
+            italian = fragments.render(ENTRY, {"entry": undone})
+    assert first == again and len(renders) == 4
+    assert "Violet" in changed and "Violet" not in first
+    assert italian != english  # the language is in the key
+
+
+def test_a_table_keeps_only_what_its_last_revision_used():
+    store = fragments.Store()
+    with fragments.using(store):
+        fragments.render(ENTRY, {"entry": entry(1, "one")})
+        store.advance()
+        fragments.render(ENTRY, {"entry": entry(2, "two")})
+        store.advance()
+    assert len(store.previous) == 1 and not store.current  # "one" is gone
+
+
+def test_live_frames_with_and_without_the_store_are_the_same(make_session):
+    session = make_session()
+    services_post = __import__("companion.services", fromlist=["submit_action"])
+    services_post.submit_action(session, shot("dstructor", "dozer"), token="host", key=next_key())
+    session.refresh_from_db()
+    seats = list(session.seats.all())
+    viewer = viewer_for(session, seats, "host")
+    plain = render_frames(session, viewer, language="en", seats=seats)
+    store = fragments.Store()
+
+    def kept() -> str:
+        return "".join(
+            render_part(part, session, seats, viewer, "en", pieces=store)
+            for part in (PERSONAL, SHARED)
+        )
+
+    cold, warm = kept(), kept()
+    assert plain == cold == warm
+    assert store.current  # pieces were kept
+
+
+def test_a_piece_of_a_full_page_gets_its_csrf_input_and_keys(make_session):
+    from tests.conftest import phone
+
+    session = make_session()
+    page = phone("host").get(f"/s/{session.code}/").content.decode()
+    board = page[page.index('id="player-dozer"') :]
+    board = board[: board.index("</article>")]
+    assert 'name="csrfmiddlewaretoken"' in board
+    assert 'name="key" value=""' not in board

@@ -1,0 +1,215 @@
+"""The live path: one announcement per change, tables per process, frames in
+revision order, and phones that catch up after a lost announcement."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from companion import live, services
+from companion.models import GameSession
+from tests.companion.test_consumers import communicator, new_session, phone_cookie
+from tests.conftest import next_key, shot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+_REVISION = re.compile(r'data-revision="(\d+)"')
+
+
+def revision_of(frame: str) -> int | None:
+    found = _REVISION.search(frame)
+    return int(found.group(1)) if found else None
+
+
+async def _connected(session, token: str):
+    ws = communicator(f"/ws/s/{session.code}/?lang=en", await phone_cookie(token))
+    assert (await ws.connect())[0]
+    first = await ws.receive_from(timeout=5)
+    assert 'data-version="0"' in first
+    return ws
+
+
+def _table_count(session_id: int) -> int:
+    with live._tables_lock:
+        return len(live._TABLES.get(session_id, {}))
+
+
+async def test_each_phone_gets_one_frame_per_change(make_session):
+    session = await new_session(make_session)
+    phones = [await _connected(session, f"phone-{i}") for i in range(3)]
+    await sync_to_async(services.submit_action)(
+        session, shot("dstructor", "dozer"), token="host", key=next_key()
+    )
+    for ws in phones:
+        assert 'data-version="1"' in await ws.receive_from(timeout=5)
+        assert await ws.receive_nothing(timeout=0.3)
+    for ws in phones:
+        await ws.disconnect()
+
+
+async def test_a_renamed_seat_reaches_the_phones(make_session):
+    session = await new_session(make_session)
+    ws = await _connected(session, "phone-b")
+    await sync_to_async(services.rename_seat)(session, 1, "Bianca", "host")
+    frame = await ws.receive_from(timeout=5)
+    assert "Bianca" in frame
+    await ws.disconnect()
+
+
+async def test_the_table_and_its_group_go_with_the_last_socket(make_session):
+    session = await new_session(make_session)
+    first = await _connected(session, "phone-a")
+    second = await _connected(session, "phone-b")
+    assert _table_count(session.pk) == 1
+    assert live.relay().groups == {f"session.{session.pk}"}
+    await first.disconnect()
+    await sync_to_async(services.submit_action)(
+        session, shot("dstructor", "banshee"), token="host", key=next_key()
+    )
+    assert 'data-version="1"' in await second.receive_from(timeout=5)
+    await second.disconnect()
+    assert _table_count(session.pk) == 0
+    assert live.relay().groups == set()
+    assert live.relay().tasks == []
+
+
+async def test_a_socket_that_fails_still_leaves_its_table(make_session, monkeypatch):
+    session = await new_session(make_session)
+    ws = await _connected(session, "phone-a")
+
+    async def broken(self, message):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("companion.consumers.SessionConsumer._heartbeat", broken)
+    await ws.send_to(text_data=json.dumps({"type": "ping", "revision": 0}))
+    with pytest.raises(RuntimeError):
+        await ws.wait(timeout=5)
+    assert _table_count(session.pk) == 0
+    assert live.relay().groups == set()
+
+
+async def test_a_slow_render_of_an_old_revision_never_overtakes_a_newer_one(
+    make_session, monkeypatch
+):
+    # Revision 1's board renders slowly, revision 2's at once: the phone gets 2,
+    # and the late render of 1 is never sent after it.
+    session = await new_session(make_session)
+    ws = await _connected(session, "phone-b")
+    real = live.Table.frame
+
+    async def frame(self, snapshot, *args, **kwargs):
+        if snapshot.session.version == 1:
+            await asyncio.sleep(0.6)  # a render delayed on this process
+        return await real(self, snapshot, *args, **kwargs)
+
+    monkeypatch.setattr(live.Table, "frame", frame)
+    await sync_to_async(services.submit_action)(
+        session, shot("dstructor", "dozer"), token="host", key=next_key()
+    )
+    await asyncio.sleep(0.05)  # revision 1's render has begun
+    await sync_to_async(services.submit_action)(
+        session, shot("dstructor", "dozer"), token="host", key=next_key()
+    )
+    seen = [revision_of(await ws.receive_from(timeout=5))]
+    while not await ws.receive_nothing(timeout=1.0):
+        seen.append(revision_of(await ws.receive_from(timeout=1)))
+    assert seen == [2], seen  # revision 1, rendered late, is never sent after 2
+    await ws.disconnect()
+
+
+async def test_a_lost_announcement_is_caught_by_the_heartbeat(make_session, monkeypatch):
+    session = await new_session(make_session)
+    ws = await _connected(session, "phone-b")
+    monkeypatch.setattr("companion.live.announce", lambda session_id, revision: None)
+    monkeypatch.setattr(live, "VERIFY_SECONDS", 0.0)
+    await sync_to_async(services.submit_action)(
+        session, shot("dstructor", "dozer"), token="host", key=next_key()
+    )
+    assert await ws.receive_nothing(timeout=0.3)  # nobody announced it
+    await ws.send_to(text_data=json.dumps({"type": "ping", "revision": 0}))
+    pong = json.loads(await ws.receive_from(timeout=5))
+    assert pong["type"] == "pong"
+    frame = await ws.receive_from(timeout=5)
+    assert 'data-version="1"' in frame
+    await ws.disconnect()
+
+
+async def test_a_failure_after_commit_is_not_an_error_and_a_retry_changes_nothing(
+    make_session, monkeypatch
+):
+    session = await new_session(make_session)
+
+    def down(session_id, revision):
+        raise ConnectionError("the channel layer is down")
+
+    monkeypatch.setattr("companion.live.announce", down)
+    key = next_key()
+    first = await sync_to_async(services.submit_action)(
+        session, shot("dstructor", "dozer"), token="host", key=key
+    )
+    again = await sync_to_async(services.submit_action)(
+        session, shot("dstructor", "dozer"), token="host", key=key
+    )
+    assert first.created and not again.created
+    assert again.action.version == first.action.version == 1
+    stored = await sync_to_async(GameSession.objects.get)(pk=session.pk)
+    assert stored.version == 1 and len(stored.state["players"][2]["damage"]) == 1
+
+
+async def test_a_phone_showing_an_old_revision_gets_the_current_one(make_session):
+    session = await new_session(make_session)
+    ws = await _connected(session, "phone-b")
+    await sync_to_async(services.submit_action)(
+        session, shot("dstructor", "dozer"), token="host", key=next_key()
+    )
+    assert 'data-version="1"' in await ws.receive_from(timeout=5)
+    # The phone says it shows revision 0 (it could not apply the frame): resent whole.
+    await ws.send_to(text_data=json.dumps({"type": "ping", "revision": 0}))
+    assert json.loads(await ws.receive_from(timeout=5))["type"] == "pong"
+    frame = await ws.receive_from(timeout=5)
+    assert 'data-version="1"' in frame and 'id="board"' in frame
+    await ws.disconnect()
+
+
+async def test_a_phone_that_stops_beating_is_closed(make_session, monkeypatch):
+    monkeypatch.setattr("companion.consumers.QUIET_SECONDS", 0.6)
+    session = await new_session(make_session)
+    ws = await _connected(session, "phone-b")
+    await ws.send_to(text_data=json.dumps({"type": "ping", "revision": 0}))
+    assert json.loads(await ws.receive_from(timeout=5))["type"] == "pong"
+    closed = await ws.receive_output(timeout=3)
+    assert closed == {"type": "websocket.close", "code": 4408}
+    await asyncio.sleep(0.1)
+    assert _table_count(session.pk) == 0
+
+
+def test_a_tap_whose_push_fails_after_commit_is_answered_as_done_and_a_retry_changes_nothing(
+    make_session, monkeypatch
+):
+    from tests.conftest import phone
+
+    session = make_session()
+    services.claim_seat(session, 0, "phone-a")
+
+    def down(session_id, revision):
+        raise ConnectionError("Redis blipped after the commit")
+
+    monkeypatch.setattr("companion.live.announce", down)
+    client = phone("phone-a")
+    fields = {
+        "type": "shot",
+        "shooter": "dstructor",
+        "hits.0.target": "dozer",
+        "hits.0.damage": "1",
+        "hits.0.marks": "0",
+        "key": "the-same-key",
+    }
+    first = client.post(f"/s/{session.code}/act", fields, HTTP_HX_REQUEST="true")
+    again = client.post(f"/s/{session.code}/act", fields, HTTP_HX_REQUEST="true")
+    assert first.status_code == again.status_code == 200
+    stored = GameSession.objects.get(pk=session.pk)
+    assert stored.version == 1 and len(stored.state["players"][2]["damage"]) == 1

@@ -1,0 +1,83 @@
+"""No tap is ever lost and none is ever doubled: a phone whose Wi-Fi drops keeps
+its taps, says how many are waiting, and sends each once, in order, when the
+network comes back — even across a reload. A tap that no longer applies when it
+arrives is shown as refused, with the reason."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.test_table import create_session, expect_damage, join_by_code, sit, wait_live
+
+pytestmark = [pytest.mark.e2e]
+
+
+def go_offline(page: Page) -> None:
+    page.context.set_offline(True)
+    # The badge tells the truth within 3 s of the network going.
+    expect(page.locator("#connection")).to_have_attribute("data-state", "offline", timeout=3_000)
+
+
+def test_three_taps_made_offline_arrive_once_in_order_when_the_network_returns(phone_a, phone_b):
+    code = create_session(phone_a)
+    join_by_code(phone_b, code)
+    expect_damage(phone_b, "dozer", 0)
+
+    go_offline(phone_a)
+    for target in ("dozer", "violet", "dozer"):
+        phone_a.locator(f"[data-hit={target}]").click()
+    badge = phone_a.locator("#connection")
+    expect(badge).to_have_attribute("data-pending", "3")
+    expect(badge).to_contain_text("3 taps waiting to be sent")
+    box = badge.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 360  # fits the phone, no scrolling
+    phone_b.wait_for_timeout(1_000)
+    expect_damage(phone_b, "dozer", 0)  # nothing left the phone
+
+    phone_a.context.set_offline(False)
+    expect_damage(phone_b, "dozer", 2)
+    expect_damage(phone_b, "violet", 1)
+    expect(badge).not_to_have_attribute("data-pending", "3", timeout=10_000)
+    expect(badge).to_have_attribute("data-state", "live", timeout=10_000)
+    # Exactly three actions, in the order tapped.
+    expect(phone_b.locator("#status")).to_have_attribute("data-version", "3")
+    lines = phone_b.locator("#history li").all_inner_texts()
+    assert "Dozer" in lines[0] and "Violet" in lines[1] and "Dozer" in lines[2], lines
+    expect_damage(phone_a, "dozer", 2)
+
+
+def test_taps_waiting_on_a_phone_survive_a_reload(phone_a, phone_b):
+    code = create_session(phone_a)
+    join_by_code(phone_b, code)
+    go_offline(phone_a)
+    phone_a.locator("[data-hit=dozer]").click()
+    phone_a.locator("[data-hit=dozer]").click()
+    expect(phone_a.locator("#connection")).to_have_attribute("data-pending", "2")
+    context = phone_a.context
+    phone_a.close()  # the page goes away with the taps still waiting
+    context.set_offline(False)
+    again = context.new_page()
+    again.goto(f"/s/{code}/")
+    wait_live(again)
+    expect_damage(phone_b, "dozer", 2)
+    expect_damage(again, "dozer", 2)
+    expect(phone_b.locator("#status")).to_have_attribute("data-version", "2")
+
+
+def test_a_tap_that_no_longer_applies_when_it_arrives_is_shown_refused(phone_a, phone_b):
+    code = create_session(phone_b, host_seat="dozer")  # B hosts
+    join_by_code(phone_a, code)
+    sit(phone_a, "Anna")
+    expect(phone_a.locator("[data-hit=violet]")).to_be_visible()  # seated: it may tap
+    go_offline(phone_a)
+    phone_a.locator("[data-hit=violet]").click()
+    expect(phone_a.locator("#connection")).to_have_attribute("data-pending", "1")
+    phone_b.once("dialog", lambda dialog: dialog.accept())
+    phone_b.get_by_role("button", name="End session").click()
+    expect(phone_b.locator("#status")).to_contain_text("This session has ended")
+
+    phone_a.context.set_offline(False)
+    expect(phone_a.locator("#messages")).to_contain_text("This session has ended.", timeout=10_000)
+    expect(phone_a.locator("#connection")).not_to_have_attribute("data-pending", "1")
+    expect_damage(phone_b, "violet", 0)
