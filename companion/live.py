@@ -30,12 +30,13 @@ of any lost message.
 from __future__ import annotations
 
 import asyncio
+import copy
 import functools
 import logging
 import threading
 import time
 from collections.abc import Awaitable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from asgiref.sync import async_to_sync
@@ -73,12 +74,21 @@ def announce(session_id: int, revision: int) -> None:
 def offer(session: GameSession, seats: Sequence[Seat], row: Action | None) -> None:
     """After commit, from the committing thread: what the new revision looks like,
     as read and written under the lock, for this process's tables of the session
-    to use instead of reading it again. Data only: it wakes no socket."""
+    to use instead of reading it again. Data only: it wakes no socket.
+
+    The tables get copies: the committing thread goes on using its objects (a
+    reply may ``refresh_from_db()`` its session), and a snapshot must never change
+    under the renders of its revision."""
     with _tables_lock:
         tables = list(_TABLES.get(session.pk, {}).values())
+    if not tables:
+        return
+    session = copy.copy(session)
+    seats = tuple(copy.copy(seat) for seat in seats)
+    row = copy.copy(row)
     for table in tables:
         try:
-            table.loop.call_soon_threadsafe(table.offer, session, tuple(seats), row)
+            table.loop.call_soon_threadsafe(table.offer, session, seats, row)
         except RuntimeError:  # that event loop has closed
             continue
 
@@ -88,15 +98,16 @@ def offer(session: GameSession, seats: Sequence[Seat], row: Action | None) -> No
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A session at one revision: the row, its seats and the log's tail."""
+    """A session at one revision: the row, its seats and the log's tail. Nobody
+    else holds these objects; ``revision`` is fixed when the snapshot is made."""
 
     session: GameSession
     seats: tuple[Seat, ...]
     tail: LogTail | None
+    revision: int = field(init=False)
 
-    @property
-    def revision(self) -> int:
-        return self.session.revision
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "revision", self.session.revision)
 
 
 def read_snapshot(session_id: int) -> Snapshot:

@@ -121,6 +121,42 @@ async def test_a_slow_render_of_an_old_revision_never_overtakes_a_newer_one(
     await ws.disconnect()
 
 
+async def test_a_tap_that_reloads_its_session_after_commit_never_leaves_a_phone_behind(
+    make_session, monkeypatch
+):
+    # The committing thread hands its session to this process's table, then goes
+    # on using it: a POST answered without a live socket reloads it from the
+    # database, by then at the next tap's revision. The table must keep what was
+    # committed (revision 1), render it, and still take revision 2 when told.
+    session = await new_session(make_session)
+    ws = await _connected(session, "phone-b")
+    table = live.table_here(session.pk)
+    assert table is not None
+    announced: list[int] = []
+    monkeypatch.setattr(live, "announce", lambda session_id, revision: announced.append(revision))
+
+    first = await sync_to_async(services.submit_action)(
+        session, shot("dstructor", "dozer"), token="host", key=next_key()
+    )
+    await asyncio.sleep(0.05)  # the offer of revision 1 reached the table
+    offered = table.snapshot
+    assert offered is not None and offered.revision == 1
+    await sync_to_async(services.submit_action)(
+        session, shot("dstructor", "banshee"), token="host", key=next_key()
+    )
+    await sync_to_async(first.session.refresh_from_db)()  # the reply's reload: revision 2
+    assert first.session.revision == 2
+    assert offered.revision == 1 and offered.session.revision == 1  # not changed under it
+
+    for revision in announced:
+        table.announced(revision)
+    seen = []
+    while not seen or seen[-1] != 2:
+        seen.append(revision_of(await ws.receive_from(timeout=5)))
+    assert seen == sorted(seen) and seen[-1] == 2
+    await ws.disconnect()
+
+
 async def test_a_lost_announcement_is_caught_by_the_heartbeat(make_session, monkeypatch):
     session = await new_session(make_session)
     ws = await _connected(session, "phone-b")
