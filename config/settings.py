@@ -111,10 +111,14 @@ if DATABASE_URL:
         "default": dj_database_url.parse(
             DATABASE_URL,
             conn_max_age=0 if DB_POOL else int(os.environ.get("DB_CONN_MAX_AGE", "60")),
-            conn_health_checks=True,  # the pool too: a connection killed while idle is replaced
+            # Without the pool: check a kept connection before reusing it.
+            conn_health_checks=not DB_POOL,
         )
     }
     if DB_POOL and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # Django's backend with a pool that replaces a connection killed while
+        # idle, without a query per tap (config/dbpool.py).
+        DATABASES["default"]["ENGINE"] = "config.postgresql"
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": int(os.environ.get("DB_POOL_MIN", "2")),
             "max_size": int(os.environ.get("DB_POOL_MAX", "16")),
