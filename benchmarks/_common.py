@@ -38,7 +38,13 @@ REDIS_URL = "redis://127.0.0.1:6379/0"
 REDIS_URL_BENCH = REDIS_URL
 
 # Production-like servers: no debug toolbar of any kind, quiet logs.
-PRODUCTION = {"DJANGO_DEBUG": "0", "LOG_LEVEL": "ERROR"}
+PRODUCTION = {
+    "DJANGO_DEBUG": "0",
+    "LOG_LEVEL": "ERROR",
+    "DJANGO_SECRET_KEY": "benchmark-servers-key",
+    # One client plays every phone of hundreds of tables: no per-address limits.
+    "SEGNALINO_RATE_LIMITS": "0",
+}
 
 
 def embedded_env(directory: str, **overrides: str) -> dict[str, str]:

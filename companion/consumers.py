@@ -27,8 +27,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 
-from companion import live, services
-from companion.errors import NotFound
+from companion import live, ratelimit, services
+from companion.errors import NotFound, TooMany
 from companion.identity import phone_token
 from companion.models import GameSession
 from companion.rendering import Shown
@@ -36,6 +36,12 @@ from companion.rendering import Shown
 SUPPORTED = {code for code, _name in settings.LANGUAGES}
 #: A phone that has sent heartbeats and then none for this long is gone.
 QUIET_SECONDS = 12.0
+#: What one socket may send: a phone beats once a second and asks for a sync
+#: when a countdown ends. Beyond the burst, messages are dropped unanswered; a
+#: socket that keeps flooding is closed.
+MESSAGES_PER_SECOND = 4.0
+MESSAGE_BURST = 20
+DROPPED_BEFORE_CLOSE = 200
 
 
 class SessionConsumer(AsyncWebsocketConsumer):
@@ -64,6 +70,9 @@ class SessionConsumer(AsyncWebsocketConsumer):
         self._send_lock = asyncio.Lock()
         self._shown = Shown()  # after a change, only the fragments that changed
         self._heard_at = 0.0  # when the phone's last heartbeat came (0: it sends none)
+        self._allowance = float(MESSAGE_BURST)  # messages it may send now (a token bucket)
+        self._allowance_at = time.monotonic()
+        self._dropped = 0
         self._watchdog: asyncio.Task | None = None
         found = await self._find(kwargs.get("code", ""))
         if found is None:
@@ -85,7 +94,25 @@ class SessionConsumer(AsyncWebsocketConsumer):
         if table is not None:
             await live.leave(table, self)
 
+    def _within_rate(self) -> bool:
+        now = time.monotonic()
+        self._allowance = min(
+            float(MESSAGE_BURST),
+            self._allowance + (now - self._allowance_at) * MESSAGES_PER_SECOND,
+        )
+        self._allowance_at = now
+        if self._allowance < 1.0:
+            self._dropped += 1
+            return False
+        self._allowance -= 1.0
+        return True
+
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self._within_rate():
+            if self._dropped >= DROPPED_BEFORE_CLOSE:
+                await self._leave()
+                await self.close(code=4429)
+            return  # a flood: dropped unanswered, costing nothing more
         size = len(text_data or "") + len(bytes_data or b"")
         if size > settings.SEGNALINO_MAX_WS_FRAME:
             await self._send_error(gettext_noop("That message is too large; it was ignored."))
@@ -102,7 +129,9 @@ class SessionConsumer(AsyncWebsocketConsumer):
             # A phone whose countdown reached zero asks again: enforce the
             # deadline lazily (the change is announced to the table), then resend.
             await self._enforce_deadline()
-            await self.refresh(full=True, fresh=True)
+            if self.table is not None:
+                self.table.verify_soon()  # at most one read every few seconds
+            await self.refresh(full=True)  # the parts this revision already has
             return
         await self._send_error(
             gettext_noop("This connection only receives updates; use the buttons to play.")
@@ -167,10 +196,11 @@ class SessionConsumer(AsyncWebsocketConsumer):
     @database_sync_to_async
     def _find(self, code: str) -> int | None:
         try:
-            session = services.get_session(code)
-        except NotFound:
-            return None
-        if self.spectator_key is not None and self.spectator_key != session.spectator_key:
+            if self.spectator_key is not None:
+                session = services.get_watched_session(self.spectator_key)
+            else:
+                session = services.find_session(code, ratelimit.client_of(self.scope))
+        except (NotFound, TooMany):
             return None
         # Read here, off the event loop (session middleware loads it lazily).
         self.token = "" if self.spectator_key else phone_token(self.scope.get("session"))
@@ -188,3 +218,12 @@ class SessionConsumer(AsyncWebsocketConsumer):
                 "companion/partials/messages.html", {"error": gettext(message), "oob": True}
             )
         await self.send(text_data=html)
+
+
+class NoSuchSocket(AsyncWebsocketConsumer):
+    """A WebSocket to a path that is not a table's: refused at the handshake."""
+
+    channel_layer_alias = "no channel layer for sockets"
+
+    async def connect(self) -> None:
+        await self.close(code=4404)

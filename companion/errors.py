@@ -36,6 +36,10 @@ class Conflict(ServiceError):
     status = 409
 
 
+class TooMany(ServiceError):
+    status = 429
+
+
 def status_for(error: Exception) -> int:
     if isinstance(error, ServiceError):
         return error.status

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -21,8 +22,8 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
-from companion import checkpoints, codes
-from companion.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
+from companion import checkpoints, codes, ratelimit
+from companion.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError, TooMany
 from companion.models import Action, GameSession, Seat
 from games.engine import SeededRandom
 from games.engine.errors import EngineError
@@ -126,6 +127,29 @@ def get_session(code: str) -> GameSession:
         raise NotFound(_("No session has the code “%(code)s”."), code=normalised) from None
 
 
+def find_session(code: str, client: str) -> GameSession:
+    """``get_session`` for a code a person typed or a link carried: a client that
+    tried too many codes that match nothing is told to wait, so guessing the codes
+    of other tables is slow (``ratelimit.WRONG_CODE``)."""
+    if ratelimit.exceeded(ratelimit.WRONG_CODE, client):
+        raise TooMany(_("Too many codes that match no table; wait a few minutes and try again."))
+    try:
+        return get_session(code)
+    except NotFound:
+        ratelimit.count(ratelimit.WRONG_CODE, client)
+        raise
+
+
+def get_watched_session(spectator_key: str) -> GameSession:
+    """The session a watch-only link shows (the link holds no join code)."""
+    found = None
+    if 0 < len(spectator_key) <= 32:
+        found = GameSession.objects.filter(spectator_key=spectator_key).first()
+    if found is None:
+        raise NotFound(_("This watch link is not valid."))
+    return found
+
+
 def _require_host(session: GameSession, token: str) -> None:
     if not token or not secrets.compare_digest(session.host_token, token):
         raise Forbidden(_("Only the host of this session can do that."))
@@ -156,6 +180,8 @@ def claim_seat(session: GameSession, index: int, token: str) -> Seat:
         seat = _locked_seat(session, index)
         if seat.holder == token:
             return seat
+        if seat.bot:
+            raise Conflict(_("Seat %(seat)s is played by the bot."), seat=index + 1)
         if seat.holder:
             raise Conflict(_("Seat %(seat)s is already taken."), seat=index + 1)
         Seat.objects.filter(session=session, holder=token).update(holder="", claimed_at=None)
@@ -216,9 +242,20 @@ def end_session(session: GameSession, token: str) -> None:
 # ---------------------------------------------------------------- actions
 
 
+#: What a phone's one-time key may hold. The server's own actions (a timer running
+#: out, a bot's move) are keyed with ``server_key``, which always holds a ":", so a
+#: key a phone sends can never take the place of one of them.
+_CLIENT_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def server_key(*parts: object) -> str:
+    """The key of an action the server makes itself: outside the phones' alphabet."""
+    return ":".join(str(part) for part in parts)
+
+
 def _check_key(key: str) -> str:
     key = (key or "").strip()
-    if not key or len(key) > MAX_KEY_LENGTH:
+    if not key or len(key) > MAX_KEY_LENGTH or not _CLIENT_KEY.fullmatch(key):
         raise BadRequest(_("The request's one-time key is missing or malformed; reload the page."))
     return key
 
@@ -286,8 +323,22 @@ def _submit(lookup: dict[str, Any], payload: Mapping[str, Any], *, token: str, k
         existing = Action.objects.filter(key=key, **sessions).select_related("session").first()
         if existing is None:
             raise
+        _require_same_poster(existing, token)
         return Applied(existing, created=False, session=existing.session)
     return Applied(row, created=True, session=locked)
+
+
+def _require_same_poster(existing: Action, token: str) -> None:
+    """A repeated key returns the first result only to the phone that could have
+    posted it: the holder of the seat it acted for (the host, for an action made
+    with no seat). Another phone replaying a key it saw learns nothing from it."""
+    session = existing.session
+    if existing.seat is None:
+        allowed = bool(token) and secrets.compare_digest(session.host_token, token)
+    else:
+        allowed = bool(token) and seat_of(session, token) == existing.seat
+    if not allowed:
+        raise Forbidden(_("That one-time key belongs to another phone's request; reload the page."))
 
 
 def _apply(
@@ -391,7 +442,7 @@ def _enforce_deadline(locked: GameSession, engine: Any, seats: Sequence[Seat] | 
             engine,
             engine.parse_action(payload),
             seat,
-            f"timeout-{locked.version}-{seat}",
+            server_key("timeout", locked.version, seat),
             lead_events=[{"type": "timeout", "seat": seat}],
             seats=seats,
         )
@@ -415,7 +466,12 @@ def play_bot_turn(session_id: int, seat: int, version: int) -> bool:
         rng = SeededRandom(locked.seed ^ (version * 1_000_003 + seat))
         payload = get_bot(locked.game)(view, seat, rng)
         _apply(
-            locked, engine, engine.parse_action(payload), seat, f"bot-{version}-{seat}", seats=seats
+            locked,
+            engine,
+            engine.parse_action(payload),
+            seat,
+            server_key("bot", version, seat),
+            seats=seats,
         )
     return True
 
@@ -467,6 +523,8 @@ def undo(
                 raise Conflict(
                     _("This one-time key was already used for another action; reload the page.")
                 )
+            existing.session = locked
+            _require_same_poster(existing, token)
             return Applied(existing, created=False)
         _require_open(locked)
         if engine.seat_bound and locked.mode == GameSession.Mode.ONLINE:

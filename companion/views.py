@@ -13,10 +13,10 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext_noop as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
-from companion import codes, services
-from companion.errors import BadRequest, Forbidden, ServiceError, error_text, status_for
+from companion import codes, ratelimit, services
+from companion.errors import BadRequest, Forbidden, ServiceError, TooMany, error_text, status_for
 from companion.htmx import HtmxHttpRequest
 from companion.identity import phone_token
 from companion.models import GameSession
@@ -80,7 +80,7 @@ def _index(raw: Any, field: str) -> int:
 # ---------------------------------------------------------------- pages
 
 
-@require_GET
+@require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "companion/home.html", {"presenters": presenters()})
 
@@ -96,6 +96,10 @@ def new_session(request: HtmxHttpRequest, game: str) -> HttpResponse:
         return render(request, "companion/new.html", presenter.setup_context(request.GET))
     if request.method != "POST":
         return HttpResponse(status=405)
+    if not ratelimit.take(ratelimit.CREATE, ratelimit.client_of(request)):
+        return _error_response(
+            request, TooMany(_("Too many new sessions from here; wait a few minutes."))
+        )
     try:
         setup = presenter.parse_setup(request.POST)
         token = phone_token(request.session, create=True)
@@ -122,21 +126,21 @@ def join(request: HtmxHttpRequest) -> HttpResponse:
     if not code:
         return render(request, "companion/join.html")
     try:
-        session = services.get_session(code)
+        session = services.find_session(code, ratelimit.client_of(request))
     except ServiceError as error:
         return render(
             request,
             "companion/join.html",
             {"error": error_text(error), "code": code[:16]},
-            status=404,
+            status=error.status,
         )
     return HttpResponseRedirect(reverse("session", args=[session.code]))
 
 
-@require_GET
+@require_safe
 def session_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
-        session = services.get_session(code)
+        session = services.find_session(code, ratelimit.client_of(request))
     except ServiceError as error:
         return _error_response(request, error)
     if session.code != code:
@@ -149,9 +153,7 @@ def session_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     viewer = viewer_for(session, seats, token)
     context = table_context(session, viewer, seats=seats)
     context["join_url"] = public_link(request, reverse("join_code", args=[session.code]))
-    context["watch_url"] = public_link(
-        request, reverse("watch", args=[session.code, session.spectator_key])
-    )
+    context["watch_url"] = public_link(request, reverse("watch", args=[session.spectator_key]))
     context["ws_path"] = reverse("session", args=[session.code]).replace("/s/", "/ws/s/", 1)
     presenter = presenter_for(session.game)
     if not session.is_ended and presenter.tools_template:
@@ -162,30 +164,28 @@ def session_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return render(request, "companion/session.html", context)
 
 
-@require_GET
-def watch(request: HtmxHttpRequest, code: str, spectator_key: str) -> HttpResponse:
+@require_safe
+def watch(request: HtmxHttpRequest, spectator_key: str) -> HttpResponse:
     try:
-        session = services.get_session(code)
+        session = services.get_watched_session(spectator_key)
     except ServiceError as error:
         return _error_response(request, error)
-    if spectator_key != session.spectator_key:
-        return _error_response(request, services.NotFound(_("This watch link is not valid.")))
     seats = list(session.seats.all())
     viewer = viewer_for(session, seats, "", spectator=True)
     context = table_context(session, viewer, seats=seats)
-    context["ws_path"] = f"/ws/w/{session.code}/{session.spectator_key}/"
+    context["ws_path"] = f"/ws/w/{session.spectator_key}/"
     return render(request, "companion/session.html", context)
 
 
-@require_GET
+@require_safe
 def join_code(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return session_page(request, code)
 
 
-@require_GET
+@require_safe
 def qr_code(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
-        session = services.get_session(code)
+        session = services.find_session(code, ratelimit.client_of(request))
     except ServiceError as error:
         return _error_response(request, error)
     url = public_link(request, reverse("join_code", args=[session.code]))

@@ -8,18 +8,27 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
+from django.conf import settings  # noqa: E402
+from django.core.exceptions import ImproperlyConfigured  # noqa: E402
+
+if not settings.DEBUG and not os.environ.get("DJANGO_SECRET_KEY"):
+    # Anyone could sign a cookie claiming any seat with the public key.
+    raise ImproperlyConfigured(
+        "Set DJANGO_SECRET_KEY (the same in every server process): this server is not in "
+        "debug mode and would otherwise sign the phones' seats with a public key. "
+        "`make run` makes one for you."
+    )
+
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
+from companion.origin import SameOriginValidator  # noqa: E402
 from companion.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        "websocket": SameOriginValidator(SessionMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 

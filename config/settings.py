@@ -25,11 +25,12 @@ def env_bool(name: str, default: bool) -> bool:
 
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG and env_bool("SEGNALINO_REQUIRE_SECRET", False):
-        raise RuntimeError("Set DJANGO_SECRET_KEY in production.")
-    SECRET_KEY = "dev-only-insecure-key-set-DJANGO_SECRET_KEY-in-production"
+# The key signs each phone's cookie (its seat). Without DJANGO_SECRET_KEY this
+# public development key is used for tests and management commands, but a server
+# not in debug mode refuses to start with it (config/asgi.py); `make run` makes a
+# key once and keeps it in .segnalino-secret.
+DEVELOPMENT_SECRET_KEY = "dev-only-insecure-key-set-DJANGO_SECRET_KEY-in-production"
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "") or DEVELOPMENT_SECRET_KEY
 ALLOWED_HOSTS = [
     h.strip()
     for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]").split(",")
@@ -66,6 +67,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "companion.middleware.security_headers",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.gzip.GZipMiddleware",
@@ -77,6 +79,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "companion.middleware.refuse_nul_bytes",
+    "companion.middleware.throttle_admin_login",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -185,9 +189,19 @@ SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 30
 CSRF_FAILURE_VIEW = "companion.views.csrf_failure"
 SESSION_COOKIE_SAMESITE = "Lax"
-SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", False)
+# Served over HTTPS (behind a proxy that terminates TLS and sets X-Forwarded-Proto):
+# on when SEGNALINO_PUBLIC_URL is https, or SEGNALINO_HTTPS=1. Then cookies are
+# secure, plain HTTP is redirected and browsers are told to stay on HTTPS (HSTS).
+SEGNALINO_HTTPS = env_bool("SEGNALINO_HTTPS", SEGNALINO_PUBLIC_URL.startswith("https://"))
+SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", SEGNALINO_HTTPS)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = SEGNALINO_HTTPS
+SECURE_HSTS_SECONDS = (
+    int(os.environ.get("SEGNALINO_HSTS_SECONDS", "31536000")) if SEGNALINO_HTTPS else 0
+)
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
 # Requests bigger than this are refused before a view sees them.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 16 * 1024
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 200
@@ -226,5 +240,7 @@ LOGGING = {
 }
 
 # Segnalino's own knobs.
+SEGNALINO_RATE_LIMITS = env_bool("SEGNALINO_RATE_LIMITS", True)  # companion/ratelimit.py
+SEGNALINO_ADMIN_PATH = os.environ.get("SEGNALINO_ADMIN_PATH", "admin/").strip("/") + "/"
 SEGNALINO_MAX_WS_FRAME = 2048  # bytes a phone may send on the socket
 SEGNALINO_ABANDONED_AFTER_HOURS = int(os.environ.get("SEGNALINO_ABANDONED_AFTER_HOURS", "48"))

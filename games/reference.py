@@ -17,7 +17,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from companion.errors import BadRequest, NotFound
@@ -169,7 +169,7 @@ def _results_context(query: CardQuery, kinds: list[CardType]) -> dict[str, Any]:
     }
 
 
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 def card_index(request: HtmxHttpRequest) -> HttpResponse:
     try:
@@ -251,7 +251,7 @@ def _effects(card: Card) -> list[dict[str, Any]]:
     return effects
 
 
-@require_GET
+@require_safe
 def card_page(request: HtmxHttpRequest, game: str, slug: str) -> HttpResponse:
     card = Card.objects.filter(game=game, slug=slug).first()
     if card is None:
@@ -294,7 +294,7 @@ def rules_url(game: str, section: str) -> str:
     return f"{reverse('rules', args=[game])}#{section}"
 
 
-@require_GET
+@require_safe
 def rules_page(request: HtmxHttpRequest, game: str) -> HttpResponse:
     document = rules_of(game)
     if document is None:

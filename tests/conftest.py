@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import itertools
+import os
 
 import pytest
 from django.test import Client
 
 from companion import services
 from companion.identity import TOKEN_KEY
+
+# config.asgi (imported by the socket tests) refuses to serve, out of debug mode,
+# without a key of its own.
+os.environ.setdefault("DJANGO_SECRET_KEY", "tests-in-process-key")
 
 _keys = itertools.count()
 
@@ -36,6 +41,20 @@ def _eager_celery():
     app.conf.task_always_eager = True
     yield
     app.conf.task_always_eager = before
+
+
+@pytest.fixture(autouse=True)
+def _own_rate_counts(settings):
+    """Each test counts its own requests against the per-address limits (every
+    test phone is 127.0.0.1): a cache of the test's own, never a shared Redis."""
+    import uuid
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"test-{uuid.uuid4().hex}",
+        }
+    }
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,7 @@ from django.shortcuts import render
 from django.utils.html import format_html_join
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from companion import services
 from companion.errors import ServiceError, error_text
@@ -524,7 +524,7 @@ def _weapon_effects(card: Card | None, checked: list[str]) -> list[dict[str, Any
     ]
 
 
-@require_GET
+@require_safe
 def shot_helper(request: HttpRequest, code: str) -> HttpResponse:
     try:
         session = services.get_session(code)

@@ -173,6 +173,36 @@
     if (button) button.closest(".error").remove();
   });
 
+  // Behaviour named by data attributes, so no page needs an inline script (the
+  // Content-Security-Policy allows this file's scripts only).
+  document.addEventListener("change", function (event) {
+    var el = event.target;
+    if (el.matches("[data-submit-on-change]")) el.form.submit();
+    if (el.dataset && el.dataset.clears && el.form && el.form.elements[el.dataset.clears]) {
+      el.form.elements[el.dataset.clears].value = "";  // e.g. a game's own filters
+    }
+  });
+  // Two inputs showing one value (the bid's slider and its number box).
+  document.addEventListener("input", function (event) {
+    var el = event.target;
+    var other = el.dataset && el.dataset.mirror && el.form && el.form.querySelector("#" + el.dataset.mirror);
+    if (other) other.value = el.value;
+  });
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form.dataset && form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  }, true);
+  // A form that starts afresh once its tap is queued (the shot helper).
+  document.addEventListener("segnalino-queued", function (event) {
+    var form = event.target;
+    if (form.dataset && form.dataset.resetUrl && form.id) {
+      htmx.ajax("GET", form.dataset.resetUrl, { target: "#" + form.id, swap: "outerHTML" });
+    }
+  });
+
   var lock = null;
   function keepAwake() {
     if (!("wakeLock" in navigator) || !document.getElementById("live")) return;

@@ -142,7 +142,7 @@ async def test_two_seats_and_a_watcher_on_one_table_each_get_only_their_own_secr
     sockets = {
         "anna": communicator(f"/ws/s/{duel.code}/?lang=en", await phone_cookie("anna")),
         "marco": communicator(f"/ws/s/{duel.code}/?lang=en", await phone_cookie("marco")),
-        "tv": communicator(f"/ws/w/{duel.code}/{duel.spectator_key}/?lang=en"),
+        "tv": communicator(f"/ws/w/{duel.spectator_key}/?lang=en"),
     }
     frames: dict[str, list[str]] = {name: [] for name in sockets}
     for name, ws in sockets.items():

@@ -177,9 +177,12 @@ def test_a_repeated_undo_returns_the_first_result_and_undoes_nothing_more(table)
     assert again.status_code == 200
     assert snapshot(session) == after_first
     assert 'data-damage="1"' in again.content.decode()  # Dozer's hit is still on the board
-    # Two phones pressing the same button (same key from the same frame) undo once.
-    other = press(phones["banshee"], session.code, form)
-    assert other.status_code == 200
+    # Another phone pressing the same button (its own key) is told the log moved on;
+    # replaying the first phone's key gets it nothing (the key is not its own).
+    other = press(phones["banshee"], session.code, form, key="banshee-own-key")
+    assert other.status_code == 409
+    replayed = press(phones["banshee"], session.code, form)
+    assert replayed.status_code == 403
     assert snapshot(session) == after_first
     assert list(session.actions.values_list("kind", "undoes")) == [
         ("game", None),

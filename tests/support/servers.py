@@ -33,6 +33,11 @@ def server_env(**overrides: str | None) -> dict[str, str]:
         {
             "DJANGO_SETTINGS_MODULE": "config.settings",
             "DJANGO_DEBUG": "1",
+            # A server not in debug mode refuses the public development key.
+            "DJANGO_SECRET_KEY": "test-servers-key",
+            # Every phone of a test is on 127.0.0.1: the per-address limits are
+            # tested in-process (tests/companion/test_abuse.py), not here.
+            "SEGNALINO_RATE_LIMITS": "0",
             "PYTHONPATH": str(REPO),
             "LOG_LEVEL": "ERROR",
         }

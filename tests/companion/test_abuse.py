@@ -1,0 +1,305 @@
+"""Attacks on a table from someone at it or with its join code: each is refused with
+a clear 4xx and changes nothing (issue "Seats, secrets and abuse")."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from companion import services
+from companion.models import Action, GameSession
+from tests.conftest import make_duel, phone
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def shot_fields(key: str) -> dict[str, str]:
+    return {
+        "type": "shot",
+        "shooter": "dstructor",
+        "hits.0.target": "dozer",
+        "hits.0.damage": "1",
+        "hits.0.marks": "0",
+        "key": key,
+    }
+
+
+def test_a_phone_cannot_take_the_key_of_a_timers_own_action():
+    # A key shaped like the server's own (a timer running out) is refused; one
+    # that merely looks alike is the phone's own and never collides with it.
+    session = make_duel(seed=3, turn_seconds=30)
+    services.claim_seat(session, 0, "anna") if session.seats.get(index=0).holder != "anna" else None
+    lock = {"type": "lock", "bid": "5", "key": "timeout:1:1"}
+    refused = phone("anna").post(f"/s/{session.code}/act", lock, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 400
+    assert "one-time key" in refused.content.decode()
+    assert GameSession.objects.get(pk=session.pk).version == 0
+
+    lock["key"] = "timeout-1-1"  # the server's old format, now an ordinary phone key
+    assert phone("anna").post(f"/s/{session.code}/act", lock).status_code in (200, 302)
+    GameSession.objects.filter(pk=session.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    page = phone("anna").get(f"/s/{session.code}/")
+    assert page.status_code == 200  # the timer's move applied: no clash, no 500
+    assert "Time ran out for Marco" in page.content.decode()
+    keys = set(Action.objects.filter(session=session).values_list("key", flat=True))
+    assert keys == {"timeout-1-1", "timeout:1:1"}
+
+
+def test_a_phone_without_a_seat_replaying_another_phones_key_learns_nothing(make_session):
+    session = make_session()
+    services.claim_seat(session, 1, "phone-b")
+    first = phone("phone-b").post(
+        f"/s/{session.code}/act", shot_fields("bs-key-1"), HTTP_HX_REQUEST="true"
+    )
+    assert first.status_code == 200
+    replay = phone("stranger").post(
+        f"/s/{session.code}/act", shot_fields("bs-key-1"), HTTP_HX_REQUEST="true"
+    )
+    assert replay.status_code == 403
+    assert "another phone" in replay.content.decode()
+    again = phone("phone-b").post(
+        f"/s/{session.code}/act", shot_fields("bs-key-1"), HTTP_HX_REQUEST="true"
+    )
+    assert again.status_code == 200  # its own retry still gets the first result
+    stored = GameSession.objects.get(pk=session.pk)
+    assert stored.version == 1 and len(stored.state["players"][2]["damage"]) == 1
+
+
+# ---------------------------------------------------------------- seats
+
+
+def test_nobody_can_sit_in_a_bots_seat_and_see_its_hand():
+    session = make_duel(seed=3, bot=True)
+    response = phone("stranger").post(f"/s/{session.code}/seats/1/claim", HTTP_HX_REQUEST="true")
+    assert response.status_code == 409
+    assert "bot" in response.content.decode()
+    seat = session.seats.get(index=1)
+    assert seat.bot and not seat.holder
+
+
+# ---------------------------------------------------------------- the watch link
+
+
+async def test_the_watch_link_gives_no_way_to_a_seat(make_session):
+    import re
+
+    from asgiref.sync import sync_to_async
+    from django.test import AsyncClient
+
+    from tests.companion.test_consumers import communicator
+    from tests.conftest import next_key, shot
+
+    session = await sync_to_async(make_session)()
+    page = (await AsyncClient().get(f"/w/{session.spectator_key}/")).content.decode()
+    tv = communicator(f"/ws/w/{session.spectator_key}/?lang=en")
+    assert (await tv.connect())[0]
+    frames = [await tv.receive_from(timeout=5)]
+    await sync_to_async(services.submit_action)(
+        session, shot("dstructor", "dozer"), token="host", key=next_key()
+    )
+    frames.append(await tv.receive_from(timeout=5))
+    await tv.disconnect()
+    for sent in [page, *frames]:
+        assert not re.search(rf"(?<![A-Za-z0-9]){session.code}(?![A-Za-z0-9])", sent)
+    assert "You are watching" in page
+
+
+# ---------------------------------------------------------------- bad input: 4xx, never 5xx
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "fields"),
+    [
+        ("get", "/cards/", {"kind": "\x00"}),
+        ("get", "/cards/", {"q": "rail\x00gun"}),
+        ("post", "/new/adrenaline/", {"play_dozer": "on", "name_dozer": "Bo\x00b"}),
+        ("post", "/join/", {"code": "AB\x00CD"}),
+    ],
+)
+def test_a_nul_character_anywhere_is_a_clear_400(method, path, fields, catalogs):
+    response = getattr(phone("anyone"), method)(path, fields)
+    assert response.status_code == 400
+    assert "not allowed" in response.content.decode()
+    assert GameSession.objects.count() == 0
+
+
+def test_nul_characters_in_a_tables_forms_change_nothing(make_session):
+    session = make_session()
+    services.claim_seat(session, 0, "host")
+    client = phone("host")
+    for path, fields in [
+        (f"/s/{session.code}/act", {**shot_fields("k\x00ey")}),
+        (f"/s/{session.code}/act", {**shot_fields("nul-1"), "shooter": "dstr\x00uctor"}),
+        (f"/s/{session.code}/seats/1/rename", {"name": "Bi\x00anca"}),
+        (f"/s/{session.code}/undo", {"key": "u\x00", "expected": "1"}),
+    ]:
+        response = client.post(path, fields, HTTP_HX_REQUEST="true")
+        assert response.status_code == 400, path
+    stored = GameSession.objects.get(pk=session.pk)
+    assert stored.version == 0 and "\x00" not in stored.seats.get(index=1).name
+
+
+def test_a_head_request_is_answered_like_a_get(make_session):
+    session = make_session()
+    for path in ("/", "/join/", "/cards/", f"/s/{session.code}/"):
+        assert phone("anyone").head(path).status_code == 200, path
+
+
+async def test_a_socket_to_an_unknown_path_is_refused_not_an_error():
+    from tests.companion.test_consumers import communicator
+
+    for path in ("/ws/nothing/", "/ws/s/", "/whatever"):
+        connected, code = await communicator(path).connect()
+        assert not connected and code == 4404, path
+
+
+# ---------------------------------------------------------------- the socket's origin
+
+
+@pytest.mark.parametrize(
+    "origin",
+    [b"http://127.0.0.1:9999", b"https://127.0.0.1", b"http://localhost", b"null", b""],
+)
+async def test_a_page_from_another_port_scheme_or_host_cannot_open_the_socket(make_session, origin):
+    from asgiref.sync import sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+
+    session = await sync_to_async(make_session)()
+    headers = [(b"host", b"127.0.0.1")]
+    if origin:
+        headers.append((b"origin", origin))
+    ws = WebsocketCommunicator(application, f"/ws/s/{session.code}/", headers=headers)
+    connected, _ = await ws.connect()
+    assert not connected
+
+
+async def test_the_apps_own_page_opens_the_socket(make_session):
+    from asgiref.sync import sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+
+    session = await sync_to_async(make_session)()
+    headers = [(b"host", b"127.0.0.1:8000"), (b"origin", b"http://127.0.0.1:8000")]
+    ws = WebsocketCommunicator(application, f"/ws/s/{session.code}/", headers=headers)
+    assert (await ws.connect())[0]
+    await ws.disconnect()
+
+
+# ---------------------------------------------------------------- flooding and guessing
+
+
+def test_guessing_join_codes_is_stopped_after_a_few_wrong_ones(make_session):
+    from companion import ratelimit
+
+    session = make_session()
+    guesser = phone("guesser")
+    for _ in range(ratelimit.WRONG_CODE.count):
+        assert guesser.get("/join/", {"code": "QQQQQ"}).status_code == 404
+    # Now even a right code is refused for a while: a guessed code is worth little.
+    refused = guesser.get("/join/", {"code": session.code})
+    assert refused.status_code == 429
+    assert "wait a few minutes" in refused.content.decode()
+    assert guesser.get(f"/s/{session.code}/").status_code == 429
+    friend = phone("friend")
+    friend.defaults["REMOTE_ADDR"] = "192.168.1.21"  # another phone on the Wi-Fi
+    assert friend.get("/join/", {"code": session.code}).status_code == 302
+
+
+def test_making_sessions_in_a_loop_is_stopped(catalogs):
+    from companion import ratelimit
+
+    client = phone("flooder")
+    form = {"play_dstructor": "on", "play_banshee": "on", "play_dozer": "on", "skulls": "5"}
+    for _ in range(ratelimit.CREATE.count):
+        assert client.post("/new/adrenaline/", form).status_code == 302
+    refused = client.post("/new/adrenaline/", form)
+    assert refused.status_code == 429
+    assert GameSession.objects.count() == ratelimit.CREATE.count
+
+
+def test_the_admin_login_is_throttled(settings):
+    from django.urls import reverse
+
+    from companion import ratelimit
+
+    client = phone("intruder")
+    url = reverse("admin:login")
+    for _ in range(ratelimit.ADMIN_LOGIN.count):
+        response = client.post(url, {"username": "admin", "password": "guess"})
+        assert response.status_code == 200  # the form again, with its error
+    assert client.post(url, {"username": "admin", "password": "guess"}).status_code == 429
+
+
+async def test_wrong_codes_over_the_socket_count_too(make_session):
+    from asgiref.sync import sync_to_async
+
+    from companion import ratelimit
+    from tests.companion.test_consumers import communicator
+
+    session = await sync_to_async(make_session)()
+    for _ in range(ratelimit.WRONG_CODE.count):
+        connected, code = await communicator("/ws/s/QQQQQ/").connect()
+        assert not connected and code == 4404
+    connected, code = await communicator(f"/ws/s/{session.code}/").connect()
+    assert not connected
+
+
+async def test_a_socket_flooding_messages_is_cut_off_and_other_tables_go_on(make_session):
+    import json
+
+    from asgiref.sync import sync_to_async
+
+    from companion import consumers
+    from tests.companion.test_consumers import communicator, phone_cookie
+    from tests.conftest import next_key, shot
+
+    flooded = await sync_to_async(make_session)()
+    other = await sync_to_async(make_session)()
+    flooder = communicator(f"/ws/s/{flooded.code}/?lang=en", await phone_cookie("flooder"))
+    assert (await flooder.connect())[0]
+    await flooder.receive_from(timeout=5)
+    calm = communicator(f"/ws/s/{other.code}/?lang=en", await phone_cookie("calm"))
+    assert (await calm.connect())[0]
+    await calm.receive_from(timeout=5)
+
+    sync = json.dumps({"type": "sync"})
+    for _ in range(consumers.MESSAGE_BURST + consumers.DROPPED_BEFORE_CLOSE + 5):
+        await flooder.send_to(text_data=sync)
+    answered = 0
+    while True:
+        output = await flooder.receive_output(timeout=5)
+        if output["type"] == "websocket.close":
+            assert output["code"] == 4429
+            break
+        answered += 1
+    assert answered <= consumers.MESSAGE_BURST + 1  # the rest cost nothing
+
+    await sync_to_async(services.submit_action)(
+        other, shot("dstructor", "dozer"), token="host", key=next_key()
+    )
+    assert 'data-version="1"' in await calm.receive_from(timeout=5)
+    await calm.disconnect()
+
+
+def test_the_undo_buttons_key_cannot_be_guessed(make_session):
+    import re
+
+    session = make_session()
+    services.claim_seat(session, 0, "host")
+    services.submit_action(
+        session,
+        {"type": "shot", "shooter": "dstructor", "hits": [{"target": "dozer", "damage": 1}]},
+        token="host",
+        key="first-shot",
+    )
+    keys = set()
+    for _ in range(2):
+        page = phone("host").get(f"/s/{session.code}/").content.decode()
+        controls = page[page.index('id="controls"') :]
+        keys.add(re.search(r'name="key" value="([^"]*)"', controls).group(1))
+    assert len(keys) == 2 and not any(session.code in key for key in keys)
