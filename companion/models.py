@@ -60,6 +60,10 @@ class Seat(models.Model):
     holder = models.CharField(max_length=64, blank=True, default="")
     bot = models.BooleanField(default=False)
     claimed_at = models.DateTimeField(null=True, blank=True)
+    #: In a game with hidden cards, set when a phone first sits: from then on the
+    #: seat belongs to that player, and only this key (shown to them alone) moves
+    #: it to another phone. A new key is made at each move.
+    rejoin_key = models.CharField(max_length=32, blank=True, default="")
 
     class Meta:
         ordering = ["index"]
@@ -78,6 +82,11 @@ class Seat(models.Model):
     @property
     def is_free(self) -> bool:
         return not self.holder and not self.bot
+
+    @property
+    def is_reserved(self) -> bool:
+        """Played before, in a game with hidden cards: only its player may sit."""
+        return bool(self.rejoin_key) and not self.holder
 
 
 class Action(models.Model):

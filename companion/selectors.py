@@ -152,6 +152,13 @@ def undo_label(presenter: Any, last: Action, session: GameSession, seats: list[S
     return " ".join(line for line in lines if line)
 
 
+def _rejoin_url(session: GameSession, seats: list[Seat], viewer: Viewer) -> str:
+    own = next((s for s in seats if viewer.seat is not None and s.index == viewer.seat), None)
+    if own is None or not own.rejoin_key or viewer.spectator:
+        return ""
+    return reverse("rejoin", args=[session.code, own.index, own.rejoin_key])
+
+
 def table_context(
     session: GameSession,
     viewer: Viewer,
@@ -179,6 +186,9 @@ def table_context(
         "own_only": session.edit_policy == GameSession.EditPolicy.OWN,
         "waiting": [s for s in seats if s.index in waiting],
         "has_bot": has_bot(session.game),
+        # The viewer's own seat's rejoin link (a game with hidden cards): only ever
+        # in the part rendered for that seat.
+        "rejoin_url": _rejoin_url(session, seats, viewer),
         "asks_edit_policy": presenter.asks_edit_policy,
         "board_template": presenter.board_template,
         "act_url": reverse("act", args=[session.code]),

@@ -79,6 +79,7 @@ def create_session(
         )
     names = [_clean_name(name, index) for index, name in enumerate(seat_names)]
     parsed = engine.parse_options(options, len(names))
+    _tidy_up_now_and_then()
     seed = secrets.randbits(63) if seed is None else seed
     state = engine.new_state(names, parsed, seed)
     for _attempt in range(20):
@@ -105,6 +106,19 @@ def create_session(
         except IntegrityError:
             continue  # a code collision: draw another
     raise Conflict(_("Could not allocate a join code, please try again."))
+
+
+def _tidy_up_now_and_then() -> None:
+    """At most once an hour (per cache), as a session is made: close abandoned
+    sessions and delete long-ended ones, freeing their codes. Celery beat does the
+    same on a schedule in production; this keeps the embedded default tidy too."""
+    from django.core.cache import cache
+
+    from companion import tasks
+
+    if cache.add("segnalino:tidy-up", 1, 3600):
+        tasks.close_abandoned_sessions()
+        tasks.delete_old_sessions()
 
 
 def _clean_name(raw: Any, index: int) -> str:
@@ -173,21 +187,52 @@ def seat_of(session: GameSession, token: str) -> int | None:
     return session.seats.filter(holder=token).values_list("index", flat=True).first()
 
 
-def claim_seat(session: GameSession, index: int, token: str) -> Seat:
-    """Sit a phone in a free seat; the same phone may reclaim its own seat."""
+def claim_seat(session: GameSession, index: int, token: str, rejoin_key: str = "") -> Seat:
+    """Sit a phone in a free seat; the same phone may reclaim its own seat.
+
+    In a game with hidden cards (``seat_bound``) a seat that has been played
+    belongs to its player: another phone (the host's too) takes it only with the
+    seat's rejoin key, which only that player's phone is shown, and a phone plays
+    one seat of such a game, never two, never switching.
+    """
     _require_open(session)
+    secret = get_engine(session.game).seat_bound
     with transaction.atomic():
         seat = _locked_seat(session, index)
         if seat.holder == token:
             return seat
         if seat.bot:
             raise Conflict(_("Seat %(seat)s is played by the bot."), seat=index + 1)
-        if seat.holder:
+        if secret and seat.rejoin_key:
+            if not rejoin_key or not secrets.compare_digest(seat.rejoin_key, rejoin_key):
+                raise Forbidden(
+                    _(
+                        "Seat %(seat)s belongs to the player who sat there. To move it to "
+                        "this phone, open the rejoin link shown on their phone."
+                    ),
+                    seat=index + 1,
+                )
+        elif seat.holder:
             raise Conflict(_("Seat %(seat)s is already taken."), seat=index + 1)
-        Seat.objects.filter(session=session, holder=token).update(holder="", claimed_at=None)
+        elsewhere = Seat.objects.filter(session=session, holder=token).exclude(pk=seat.pk)
+        if secret:
+            other = elsewhere.values_list("index", flat=True).first()
+            if other is not None:
+                raise Conflict(
+                    _(
+                        "This phone plays seat %(seat)s: in a game with hidden cards a phone "
+                        "plays one seat."
+                    ),
+                    seat=other + 1,
+                )
+        elsewhere.update(holder="", claimed_at=None)
         seat.holder = token
         seat.claimed_at = timezone.now()
-        seat.save(update_fields=["holder", "claimed_at"])
+        fields = ["holder", "claimed_at"]
+        if secret:
+            seat.rejoin_key = secrets.token_urlsafe(12)  # the link just used is spent
+            fields.append("rejoin_key")
+        seat.save(update_fields=fields)
         _changed(session)
     return seat
 
@@ -200,10 +245,14 @@ def _locked_seat(session: GameSession, index: int) -> Seat:
 
 
 def free_seat(session: GameSession, index: int, token: str) -> None:
-    """The host frees any seat (a bot's too); a player may leave their own."""
+    """The host frees any seat (a bot's too); a player may leave their own. In a
+    game with hidden cards the host cannot free a player's seat, and a seat its
+    player left stays theirs (``claim_seat``)."""
     seat = _seat(session, index)
     if seat.holder != token:
         _require_host(session, token)
+        if seat.holder and get_engine(session.game).seat_bound:
+            raise Forbidden(_("In a game with hidden cards only the player can leave their seat."))
     with transaction.atomic():
         Seat.objects.filter(pk=seat.pk).update(holder="", claimed_at=None, bot=False)
         _changed(session)
@@ -486,7 +535,7 @@ def seat_bot(session: GameSession, index: int, token: str) -> None:
     with transaction.atomic():
         locked = GameSession.objects.select_for_update().get(pk=session.pk)
         seat = _locked_seat(locked, index)
-        if not seat.is_free:
+        if not seat.is_free or seat.rejoin_key:
             raise Conflict(_("Seat %(seat)s is already taken."), seat=index + 1)
         seat.bot = True
         seat.name = gettext("Bot")
@@ -549,6 +598,8 @@ def undo(
             and target.seat != seat
         ):
             raise Forbidden(_("In this session each player undoes only their own actions."))
+        if engine.seat_bound and target.seat is not None and target.seat != seat:
+            raise Forbidden(_("Only the player who made a secret choice can take it back."))
         waiting_before = engine.waiting_for(locked.state)
         state = checkpoints.state_before(locked, engine, target, log)
         row = _append(

@@ -21,6 +21,16 @@ def close_abandoned_sessions() -> int:
 
 
 @shared_task
+def delete_old_sessions() -> int:
+    """Delete sessions ended (or closed as abandoned) more than
+    ``SEGNALINO_DELETE_AFTER_DAYS`` ago, with their seats and logs: their join codes
+    are free again and nothing of them is kept. Returns how many were deleted."""
+    cutoff = timezone.now() - timedelta(days=settings.SEGNALINO_DELETE_AFTER_DAYS)
+    deleted, _by_model = GameSession.objects.filter(ended_at__lt=cutoff).delete()
+    return int(_by_model.get(GameSession._meta.label, 0)) if deleted else 0
+
+
+@shared_task
 def play_bot(session_id: int, seat: int, version: int) -> bool:
     """A bot's move, off the request path; stale requests (the game moved on) do nothing."""
     from companion.services import play_bot_turn

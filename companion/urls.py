@@ -16,6 +16,7 @@ urlpatterns = [
     path("s/<str:code>/seats/<int:index>/free", views.free, name="free"),
     path("s/<str:code>/seats/<int:index>/rename", views.rename, name="rename"),
     path("s/<str:code>/seats/<int:index>/bot", views.bot, name="bot"),
+    path("s/<str:code>/seats/<int:index>/rejoin/<str:key>/", views.rejoin, name="rejoin"),
     # The watch link holds no join code: nobody can get from it to a seat.
     path("w/<str:spectator_key>/", views.watch, name="watch"),
     path("s/<str:code>/", include("games.urls")),

@@ -287,6 +287,27 @@ def claim(request: HtmxHttpRequest, code: str, index: int) -> HttpResponse:
     return _write(request, code, lambda session, token: services.claim_seat(session, index, token))
 
 
+def rejoin(request: HtmxHttpRequest, code: str, index: int, key: str) -> HttpResponse:
+    """A player's own link to move their seat of a game with hidden cards to this
+    phone: a page that asks, then the move (the key is checked by ``claim_seat``)."""
+    if request.method == "POST":
+        return _write(
+            request,
+            code,
+            lambda session, token: services.claim_seat(session, index, token, rejoin_key=key),
+        )
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponse(status=405)
+    try:
+        session = services.find_session(code, ratelimit.client_of(request))
+    except ServiceError as error:
+        return _error_response(request, error)
+    seat = session.seats.filter(index=index).first()
+    if seat is None:
+        return _error_response(request, services.NotFound(_("This rejoin link is not valid.")))
+    return render(request, "companion/rejoin.html", {"session": session, "seat": seat})
+
+
 @require_POST
 def free(request: HtmxHttpRequest, code: str, index: int) -> HttpResponse:
     return _write(request, code, lambda session, token: services.free_seat(session, index, token))

@@ -118,7 +118,9 @@ def main(argv: list[str] | None = None) -> None:
 
     from daphne.cli import CommandLineInterface
 
-    CommandLineInterface().run(["-b", args.bind, "-p", str(args.port), "config.asgi:application"])
+    CommandLineInterface().run(
+        ["-b", args.bind, "-p", str(args.port), "--no-server-name", "config.asgi:application"]
+    )
 
 
 if __name__ == "__main__":

@@ -179,6 +179,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "companion.tasks.close_abandoned_sessions",
         "schedule": 3600.0,
     },
+    "delete-old-sessions": {
+        "task": "companion.tasks.delete_old_sessions",
+        "schedule": 86400.0,
+    },
 }
 
 # A phone's seat token lives in its Django session, read on every action. The
@@ -244,3 +248,5 @@ SEGNALINO_RATE_LIMITS = env_bool("SEGNALINO_RATE_LIMITS", True)  # companion/rat
 SEGNALINO_ADMIN_PATH = os.environ.get("SEGNALINO_ADMIN_PATH", "admin/").strip("/") + "/"
 SEGNALINO_MAX_WS_FRAME = 2048  # bytes a phone may send on the socket
 SEGNALINO_ABANDONED_AFTER_HOURS = int(os.environ.get("SEGNALINO_ABANDONED_AFTER_HOURS", "48"))
+# Ended sessions are deleted (codes freed, nothing kept) this long after they end.
+SEGNALINO_DELETE_AFTER_DAYS = int(os.environ.get("SEGNALINO_DELETE_AFTER_DAYS", "30"))

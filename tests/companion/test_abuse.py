@@ -303,3 +303,104 @@ def test_the_undo_buttons_key_cannot_be_guessed(make_session):
         controls = page[page.index('id="controls"') :]
         keys.add(re.search(r'name="key" value="([^"]*)"', controls).group(1))
     assert len(keys) == 2 and not any(session.code in key for key in keys)
+
+
+# ---------------------------------------------------------------- seats with secrets
+
+
+def _everything_sent_to(client, session) -> str:
+    return client.get(f"/s/{session.code}/").content.decode()
+
+
+def test_the_host_cannot_free_or_take_the_opponents_seat_in_a_duel():
+    session = make_duel(seed=3)
+    host = phone("anna")
+    freed = host.post(f"/s/{session.code}/seats/1/free", HTTP_HX_REQUEST="true")
+    assert freed.status_code == 403
+    assert session.seats.get(index=1).holder == "marco"
+    # Marco leaves his seat himself: it stays his, nobody else sits there.
+    assert phone("marco").post(f"/s/{session.code}/seats/1/free").status_code in (200, 302)
+    for who in ("anna", "stranger"):
+        taken = phone(who).post(f"/s/{session.code}/seats/1/claim", HTTP_HX_REQUEST="true")
+        assert taken.status_code in (403, 409), who
+    assert session.seats.get(index=1).holder == ""
+    assert "kept for its player" in _everything_sent_to(host, session)
+
+
+def test_a_phone_plays_one_seat_of_a_duel():
+    session = make_duel(seed=3)
+    services.free_seat(session, 1, "marco")
+    # Even a seat never played: the host, in seat 0, may not take a second one.
+    session.seats.filter(index=1).update(rejoin_key="")
+    response = phone("anna").post(f"/s/{session.code}/seats/1/claim", HTTP_HX_REQUEST="true")
+    assert response.status_code == 409
+    assert "one seat" in response.content.decode()
+
+
+def test_a_player_moves_their_seat_to_a_new_phone_with_their_own_link():
+    import re
+
+    session = make_duel(seed=3)
+    marco_page = _everything_sent_to(phone("marco"), session)
+    link = re.search(r'href="(/s/[^"]+/rejoin/[^"]+/)"', marco_page).group(1)
+    key = link.rstrip("/").rsplit("/", 1)[1]
+    # Nobody else is ever shown it: not the host, not a spectator.
+    assert key not in _everything_sent_to(phone("anna"), session)
+    watch = phone("tv").get(f"/w/{session.spectator_key}/").content.decode()
+    assert key not in watch
+
+    new_phone = phone("marco-new-phone")
+    assert "Move the seat here" in new_phone.get(link).content.decode()
+    assert new_phone.post(link).status_code == 302
+    seat = session.seats.get(index=1)
+    assert seat.holder == "marco-new-phone" and seat.rejoin_key != key
+    # The old phone sees no hand any more, and the spent link works no more.
+    assert phone("anna").post(link, HTTP_HX_REQUEST="true").status_code == 403
+    assert phone("marco").post(link, HTTP_HX_REQUEST="true").status_code == 403
+
+
+def test_nobody_undoes_another_seats_secret_lock_in_with_the_box():
+    session = services.create_session(
+        game="shazamm",
+        seat_names=["Anna", "Marco"],
+        options={"variant": "standard", "hands": "physical"},
+        host_token="anna",
+        mode="companion",
+        seed=3,
+    )
+    services.claim_seat(session, 0, "anna")
+    services.claim_seat(session, 1, "marco")
+    services.submit_action(
+        session, {"type": "lock", "bid": 7, "spells": []}, token="marco", key="marco-lock"
+    )
+    with pytest.raises(services.Forbidden):
+        services.undo(session, token="anna", key="anna-undo")
+    services.undo(session, token="marco", key="marco-undo")  # his own: allowed
+
+
+def test_long_ended_sessions_are_deleted_and_their_codes_freed(make_session, settings):
+    from companion import tasks
+
+    old, recent, open_session = make_session(), make_session(), make_session()
+    long_ago = timezone.now() - timedelta(days=settings.SEGNALINO_DELETE_AFTER_DAYS + 1)
+    GameSession.objects.filter(pk=old.pk).update(ended_at=long_ago)
+    GameSession.objects.filter(pk=recent.pk).update(ended_at=timezone.now())
+    assert tasks.delete_old_sessions() == 1
+    assert set(GameSession.objects.values_list("pk", flat=True)) == {recent.pk, open_session.pk}
+    assert not Action.objects.filter(session_id=old.pk).exists()
+    reused = make_session()  # the code space does not fill up: the old code may come back
+    GameSession.objects.filter(pk=reused.pk).update(code=old.code)
+    assert GameSession.objects.get(code=old.code).pk == reused.pk
+
+
+def test_making_a_session_now_and_then_tidies_up_without_a_scheduler(make_session, settings):
+    old = make_session()
+    long_ago = timezone.now() - timedelta(days=settings.SEGNALINO_DELETE_AFTER_DAYS + 1)
+    GameSession.objects.filter(pk=old.pk).update(ended_at=long_ago)
+    make_session()  # within the hour of the last tidy-up: nothing yet
+    assert GameSession.objects.filter(pk=old.pk).exists()
+    from django.core.cache import cache
+
+    cache.clear()  # the test's own cache: as if an hour had passed
+    make_session()
+    assert not GameSession.objects.filter(pk=old.pk).exists()
