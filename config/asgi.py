@@ -24,6 +24,9 @@ from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
 from companion.origin import SameOriginValidator  # noqa: E402
 from companion.routing import websocket_urlpatterns  # noqa: E402
+from config import daphne_limits  # noqa: E402
+
+daphne_limits.install()  # a URL over 16 KB is answered (414), not dropped
 
 application = ProtocolTypeRouter(
     {

@@ -113,3 +113,19 @@ def test_make_run_keeps_a_key_of_its_own(tmp_path, monkeypatch):
     first = serve.secret_key()
     assert len(first) >= 50 and first == serve.secret_key()
     assert (Path(tmp_path) / ".segnalino-secret").stat().st_mode & 0o077 == 0
+
+
+def test_an_address_over_16_kb_gets_an_answer_not_a_dropped_connection():
+    import socket
+    from urllib.parse import urlsplit
+
+    from tests.support.servers import running_server, sqlite_env
+
+    with running_server(sqlite_env()) as base:
+        parts = urlsplit(base)
+        with socket.create_connection((parts.hostname, parts.port), timeout=10) as conn:
+            conn.sendall(b"GET /cards/?q=" + b"a" * 20000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            answer = b""
+            while chunk := conn.recv(4096):
+                answer += chunk
+    assert answer.startswith(b"HTTP/1.1 414"), answer[:100]
