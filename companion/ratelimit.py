@@ -3,8 +3,9 @@ sessions, trying join codes that match nothing, logging in to the admin.
 
 Counted in Django's cache (the process's memory in the embedded default, Redis when
 ``REDIS_URL`` is set, so every server process shares the counts), in fixed windows.
-``SEGNALINO_RATE_LIMITS=0`` turns them off (load benchmarks, where one client plays
-every phone of a hundred tables).
+``SEGNALINO_RATE_LIMITS=0`` turns them off, and the per-socket message limit of
+``consumers.SessionConsumer`` too (load benchmarks, where one client plays every
+phone of a hundred tables and times 100 socket round trips back to back).
 """
 
 from __future__ import annotations

@@ -404,3 +404,22 @@ def test_making_a_session_now_and_then_tidies_up_without_a_scheduler(make_sessio
     cache.clear()  # the test's own cache: as if an hour had passed
     make_session()
     assert not GameSession.objects.filter(pk=old.pk).exists()
+
+
+async def test_with_the_limits_off_a_benchmark_can_time_many_round_trips(make_session, settings):
+    import json
+
+    from asgiref.sync import sync_to_async
+
+    from companion import consumers
+    from tests.companion.test_consumers import communicator
+
+    settings.SEGNALINO_RATE_LIMITS = False
+    session = await sync_to_async(make_session)()
+    ws = communicator(f"/ws/s/{session.code}/?lang=en")
+    assert (await ws.connect())[0]
+    await ws.receive_from(timeout=5)
+    for _ in range(consumers.MESSAGE_BURST * 3):
+        await ws.send_to(text_data=json.dumps({"type": "hello"}))
+        assert "only receives updates" in await ws.receive_from(timeout=5)
+    await ws.disconnect()
