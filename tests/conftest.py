@@ -90,14 +90,22 @@ def catalogs(db):
     load_all()
 
 
-def make_duel(*, seed: int | None = None, turn_seconds: int = 0, bot: bool = False):
-    """An online Shazamm! duel: Anna (host, seat 0) against Marco or the bot (seat 1)."""
+def make_duel(
+    *,
+    seed: int | None = None,
+    turn_seconds: int = 0,
+    bot: bool = False,
+    mode: str = "online",
+    hands: str = "tracked",
+):
+    """A Shazamm! duel (online unless ``mode="companion"``, played with the box):
+    Anna (host, seat 0) against Marco or the bot (seat 1)."""
     session = services.create_session(
         game="shazamm",
         seat_names=["Anna", "Marco"],
-        options={"variant": "standard", "hands": "tracked"},
+        options={"variant": "standard", "hands": hands},
         host_token="anna",
-        mode="online",
+        mode=mode,
         seed=seed,
         turn_seconds=turn_seconds,
     )
