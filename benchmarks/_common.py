@@ -231,3 +231,33 @@ def now_stamp() -> str:
 
 def temp_dir() -> tempfile.TemporaryDirectory:
     return tempfile.TemporaryDirectory(prefix="segnalino-bench-")
+
+
+def setup_django_in_process(
+    directory: str, *, keep_database: bool = False, catalogs: bool = False
+) -> str:
+    """Django in this process, production-like (``DJANGO_DEBUG=0``), on a fresh SQLite
+    file in ``directory`` (or on ``DATABASE_URL`` if ``keep_database``), migrated,
+    with the in-memory channel layer and eager Celery; returns the database vendor."""
+    import io
+
+    os.environ.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DJANGO_DEBUG": "0",
+            "LOG_LEVEL": "ERROR",
+            "SQLITE_PATH": str(Path(directory) / "db.sqlite3"),
+        }
+    )
+    for key in ("REDIS_URL",) if keep_database else ("DATABASE_URL", "REDIS_URL"):
+        os.environ.pop(key, None)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+
+    call_command("migrate", "--noinput", verbosity=0, stdout=io.StringIO())
+    if catalogs:
+        call_command("load_catalogs", verbosity=0, stdout=io.StringIO())
+    return connection.vendor

@@ -273,6 +273,20 @@ async def close_all(tables: list[Table]) -> None:
             phone.close()
 
 
+async def connect_all(
+    tables: list[Table], port: int
+) -> tuple[list[float], float, float | None, float | None]:
+    """Every socket of every table connected and showing the table: each socket's
+    connect time, the seconds for all, and the server's CPU seconds before and after."""
+    gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
+    cpu_before = server_cpu_seconds(port)
+    started = time.perf_counter()
+    times = await asyncio.gather(
+        *(connect(table, seat, gate) for table in tables for seat in range(SEATS))
+    )
+    return list(times), time.perf_counter() - started, cpu_before, server_cpu_seconds(port)
+
+
 async def measure(
     tables: list[Table],
     pool: ThreadPoolExecutor,
@@ -285,14 +299,9 @@ async def measure(
 ) -> dict[str, Any]:
     loop = asyncio.get_running_loop()
     # 2. Every socket connected and showing the table before any action.
-    gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
-    cpu_before_connect = server_cpu_seconds(port)
-    started = time.perf_counter()
-    connect_times = await asyncio.gather(
-        *(connect(table, seat, gate) for table in tables for seat in range(SEATS))
+    connect_times, connect_s, cpu_before_connect, cpu_after_connect = await connect_all(
+        tables, port
     )
-    connect_s = time.perf_counter() - started
-    cpu_after_connect = server_cpu_seconds(port)
     base = f"http://127.0.0.1:{port}"
     floor_figures = await floor(base, tables[0].code)
 
@@ -407,14 +416,9 @@ async def paced(
     with ThreadPoolExecutor(max_workers=max(SETUP_THREADS, threads)) as pool:
         tables, setup_s = await set_tables(pool, base, sessions)
         try:
-            gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
-            cpu_before_connect = server_cpu_seconds(port)
-            started = time.perf_counter()
-            connect_times = await asyncio.gather(
-                *(connect(table, seat, gate) for table in tables for seat in range(SEATS))
+            connect_times, connect_s, cpu_before_connect, cpu_after_connect = await connect_all(
+                tables, port
             )
-            connect_s = time.perf_counter() - started
-            cpu_after_connect = server_cpu_seconds(port)
             floor_figures = await floor(base, tables[0].code)
 
             other: list[float] = []

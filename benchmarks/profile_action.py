@@ -40,7 +40,6 @@ import argparse
 import asyncio
 import cProfile
 import io
-import os
 import pstats
 import statistics
 import sys
@@ -50,28 +49,11 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import setup_django_in_process  # noqa: E402
 
 CHARACTERS = ["dstructor", "banshee", "dozer", "violet", "sprog"]
-
-
-def setup_django(directory: str) -> None:
-    os.environ.update(
-        {
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            "DJANGO_DEBUG": "0",
-            "LOG_LEVEL": "ERROR",
-            "SQLITE_PATH": str(Path(directory) / "db.sqlite3"),
-        }
-    )
-    for key in ("DATABASE_URL", "REDIS_URL"):
-        os.environ.pop(key, None)
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", "--noinput", verbosity=0)
-    call_command("load_catalogs", verbosity=0, stdout=io.StringIO())
 
 
 def phone_client(token: str):
@@ -127,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     directory = tempfile.mkdtemp(prefix="segnalino-profile-")
-    setup_django(directory)
+    setup_django_in_process(directory, catalogs=True)
 
     from asgiref.sync import SyncToAsync
     from django.utils import translation

@@ -22,8 +22,6 @@ after re-playing the undone action; the median is printed.
 from __future__ import annotations
 
 import argparse
-import io
-import os
 import statistics
 import sys
 import tempfile
@@ -32,6 +30,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import setup_django_in_process  # noqa: E402
 
 CHARACTERS = ["dstructor", "banshee", "dozer", "violet", "sprog"]
 MOVES = [
@@ -39,26 +40,6 @@ MOVES = [
     {"type": "adjust", "player": "dozer", "field": "red", "delta": -1},
     {"type": "end_turn"},
 ]
-
-
-def setup_django(directory: str) -> str:
-    os.environ.update(
-        {
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            "DJANGO_DEBUG": "0",
-            "LOG_LEVEL": "ERROR",
-            "SQLITE_PATH": str(Path(directory) / "db.sqlite3"),
-        }
-    )
-    os.environ.pop("REDIS_URL", None)  # the in-memory channel layer, eager Celery
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-    from django.db import connection
-
-    call_command("migrate", "--noinput", verbosity=0, stdout=io.StringIO())
-    return connection.vendor
 
 
 def old_undo(session, key: str) -> None:
@@ -142,7 +123,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as directory:
-        vendor = setup_django(directory)
+        vendor = setup_django_in_process(directory, keep_database=True)
         from companion.models import CHECKPOINT_EVERY
 
         print(f"undo on {vendor}, a checkpoint every {CHECKPOINT_EVERY} versions,", end=" ")
