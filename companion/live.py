@@ -22,9 +22,9 @@ process has seen.
 Faults: an announcement can be lost (Redis restarted, a failure after commit).
 So a table also checks the database's revision when a phone's heartbeat comes and
 the last check is older than :data:`VERIFY_SECONDS`, and the relay rejoins its
-groups after a channel-layer error and every :data:`REJOIN_SECONDS` (which also
-outlives the layer's group expiry). A phone therefore catches up within seconds
-of any lost message.
+groups after a channel-layer error (then every table checks its revision) and
+every :data:`REJOIN_SECONDS` (which outlives the layer's group expiry). A phone
+therefore catches up within seconds of any lost message.
 """
 
 from __future__ import annotations
@@ -424,23 +424,28 @@ class Relay:
                     task.cancel()
                 self.tasks, self.channel = [], None
 
-    async def rejoin(self) -> None:
-        """Add the channel to every group again (after the layer lost them, or
-        before they expire), then have every table check its revision."""
+    async def rejoin(self, *, verify: bool) -> None:
+        """Add the channel to every group again: before they expire (every
+        :data:`REJOIN_SECONDS`), or after the layer failed and may have lost them;
+        then (``verify``: after a failure, when announcements may have been lost)
+        have every table check its revision. The periodic rejoin does not: a read
+        per table at once would queue ahead of every render (measured: p99 at 1,000
+        sockets went from about 30 ms to 300 ms)."""
         async with self.lock:
             if self.channel is None:
                 return
             for group in list(self.groups):
                 await self.layer.group_add(group, self.channel)
-        for table in tables_here():
-            table.verified_at = 0.0
-            table.verify_soon()
+        if verify:
+            for table in tables_here():
+                table.verified_at = 0.0
+                table.verify_soon()
 
     async def _rejoin_every(self, seconds: float) -> None:
         while True:
             await asyncio.sleep(seconds)
             try:
-                await self.rejoin()
+                await self.rejoin(verify=False)
             except Exception:
                 logger.warning("relay could not rejoin its groups", exc_info=True)
 
@@ -449,7 +454,7 @@ class Relay:
         while True:
             try:
                 if broken:
-                    await self.rejoin()  # the layer may have restarted empty
+                    await self.rejoin(verify=True)  # the layer may have restarted empty
                     broken = False
                 message = await self.layer.receive(channel)
             except asyncio.CancelledError:

@@ -249,3 +249,25 @@ def test_a_tap_whose_push_fails_after_commit_is_answered_as_done_and_a_retry_cha
     assert first.status_code == again.status_code == 200
     stored = GameSession.objects.get(pk=session.pk)
     assert stored.version == 1 and len(stored.state["players"][2]["damage"]) == 1
+
+
+async def test_the_periodic_rejoin_reads_nothing_and_a_rejoin_after_a_failure_checks_every_table(
+    make_session, monkeypatch
+):
+    session = await new_session(make_session)
+    ws = await _connected(session, "phone-b")
+    reads: list[int] = []
+    real = live.read_revision
+
+    def counted(session_id: int) -> int:
+        reads.append(session_id)
+        return real(session_id)
+
+    monkeypatch.setattr(live, "read_revision", counted)
+    await live.relay().rejoin(verify=False)
+    await asyncio.sleep(0.2)
+    assert reads == []  # 1,000 sockets' tables would otherwise all read at once
+    await live.relay().rejoin(verify=True)
+    await asyncio.sleep(0.2)
+    assert reads == [session.pk]
+    await ws.disconnect()
