@@ -40,8 +40,7 @@ def _has_nul(request: HttpRequest) -> bool:
 #: Features no page of the app uses (the screen wake lock stays allowed).
 PERMISSIONS_POLICY = (
     "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), "
-    "bluetooth=(), midi=(), magnetometer=(), gyroscope=(), accelerometer=(), "
-    "display-capture=(), interest-cohort=()"
+    "midi=(), magnetometer=(), gyroscope=(), accelerometer=(), display-capture=()"
 )
 
 

@@ -181,6 +181,11 @@
     if (el.dataset && el.dataset.clears && el.form && el.form.elements[el.dataset.clears]) {
       el.form.elements[el.dataset.clears].value = "";  // e.g. a game's own filters
     }
+    // A filter menu searches at once (the text box searches as you type; its own
+    // change event on leaving it must not search again and re-swap the results).
+    if (el.tagName === "SELECT" && el.form && el.form.hasAttribute("data-search-on-select")) {
+      htmx.trigger(el.form, "filters-changed");
+    }
   });
   // Two inputs showing one value (the bid's slider and its number box).
   document.addEventListener("input", function (event) {
