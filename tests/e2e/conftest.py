@@ -65,10 +65,18 @@ def browser():
             browser.close()
 
 
+#: Console messages that mean the page is broken, whatever the test looked at: the
+#: browser refused something under the Content-Security-Policy or the
+#: Permissions-Policy (an inline handler, an eval), or a script threw.
+_BROKEN = ("Content Security Policy", "Permissions-Policy", "EvalError")
+
+
 @pytest.fixture
 def new_phone(browser, live_server_url) -> Iterator[Callable[[], object]]:
-    """Make phones: each one a separate browser context (own cookies), 360×740."""
+    """Make phones: each one a separate browser context (own cookies), 360×740.
+    A test fails if any phone's page threw an error or broke a security policy."""
     contexts = []
+    broken: list[str] = []
 
     def make():
         context = browser.new_context(
@@ -80,11 +88,22 @@ def new_phone(browser, live_server_url) -> Iterator[Callable[[], object]]:
         )
         context.set_default_timeout(LIVE_TIMEOUT_MS)
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        page.on("pageerror", lambda error: broken.append(f"script error: {error}"))
+        page.on(
+            "console",
+            lambda message: (
+                broken.append(message.text)
+                if any(mark in message.text for mark in _BROKEN)
+                else None
+            ),
+        )
+        return page
 
     yield make
     for context in contexts:
         context.close()
+    assert broken == [], broken
 
 
 @pytest.fixture
