@@ -66,7 +66,14 @@ from _common import (
     write_results,
 )
 
-from tests.support.client import CHARACTERS, Phone, frame_version
+from tests.support.client import (
+    CHARACTERS,
+    Phone,
+    frame_version,
+    fresh_key,
+    socket_answer,
+    tap_message,
+)
 
 SEATS = len(CHARACTERS)  # 5 players, 5 phones, 5 sockets per table
 SHOOTER = CHARACTERS[0]  # the first player; nobody ends a turn, so it stays theirs
@@ -91,11 +98,19 @@ class Watch:
     task: asyncio.Task | None = None
     failure: str | None = None  # why the socket stopped, if it did
 
+    answers: dict[str, asyncio.Future[dict]] = field(default_factory=dict)
+
     async def run(self) -> None:
         try:
             async for frame in self.ws:
                 now = time.perf_counter()
                 text = frame if isinstance(frame, str) else frame.decode()
+                answer = socket_answer(text)
+                if answer is not None:
+                    waiting = self.answers.pop(answer.get("key", ""), None)
+                    if waiting is not None and not waiting.done():
+                        waiting.set_result(answer)
+                    continue
                 version = frame_version(text)
                 if version is None:
                     continue  # an error message, not a full update
@@ -108,6 +123,22 @@ class Watch:
             self.failure = f"{type(error).__name__}: {error}"[:200]
         else:
             self.failure = "closed by the server"
+
+    async def tap(self, code: str, fields: dict[str, str]) -> tuple[float, int | None, str, float]:
+        """Send a tap on this socket as app.js does; (sent, version or None, what
+        the answer said, answered)."""
+        key = fresh_key()
+        answer = self.answers[key] = asyncio.get_running_loop().create_future()
+        sent = time.perf_counter()
+        await self.ws.send(tap_message(code, fields, key=key))
+        try:
+            async with asyncio.timeout(FRAME_TIMEOUT):
+                said = await answer
+        except TimeoutError:
+            self.answers.pop(key, None)
+            return sent, None, "no answer", time.perf_counter()
+        version = said.get("version") if said["type"] == "done" else None
+        return sent, version, str(said)[:160], time.perf_counter()
 
     async def arrival(self, version: int, timeout: float) -> float | None:
         """When the first frame showing ``version`` (or later) arrived; None on timeout."""
@@ -157,6 +188,28 @@ def action_fields(n: int) -> dict[str, str]:
         }
     # Cubes start at 1 and stay within 0..3: +1, −1, +1, −1 …
     return {"type": "adjust", "player": SHOOTER, "field": "red", "delta": "1" if n % 2 else "-1"}
+
+
+#: How a phone sends its taps: on its socket, as app.js does while the socket is
+#: open (``--taps post``: as POSTs, as it does while the socket is down).
+TAPS_ON_SOCKET = True
+
+
+def post_tap(table: Table, seat: int, n: int) -> tuple[float, int | None, str, float]:
+    sent = time.perf_counter()
+    answer = table.phones[seat].act(table.code, action_fields(n), live=True)
+    version = frame_version(answer.text) if answer.status == 200 else None
+    return sent, version, f"{answer.status}: {answer.text[:120]}", time.perf_counter()
+
+
+async def send_tap(
+    pool: ThreadPoolExecutor, table: Table, seat: int, n: int
+) -> tuple[float, int | None, str, float]:
+    """Seat's n-th tap: (sent, the version it made or None, what the answer said,
+    answered)."""
+    if TAPS_ON_SOCKET:
+        return await table.watches[seat].tap(table.code, action_fields(n))
+    return await asyncio.get_running_loop().run_in_executor(pool, post_tap, table, seat, n)
 
 
 # ---------------------------------------------------------------- one scenario
@@ -297,7 +350,6 @@ async def measure(
     port: int,
     setup_s: float,
 ) -> dict[str, Any]:
-    loop = asyncio.get_running_loop()
     # 2. Every socket connected and showing the table before any action.
     connect_times, connect_s, cpu_before_connect, cpu_after_connect = await connect_all(
         tables, port
@@ -315,11 +367,6 @@ async def measure(
     lost = 0
     plan = iter([(n, table) for n in range(actions) for table in tables])
 
-    def send(table: Table, seat: int, n: int) -> tuple[float, Any, float]:
-        sent = time.perf_counter()
-        answer = table.phones[seat].act(table.code, action_fields(n), live=True)
-        return sent, answer, time.perf_counter()
-
     async def worker() -> None:
         nonlocal lost
         for n, table in plan:  # the iterator is shared: each item is taken once
@@ -329,13 +376,12 @@ async def measure(
             async with table.lock:
                 actor = n % SEATS
                 try:
-                    sent, answer, answered = await loop.run_in_executor(pool, send, table, actor, n)
+                    sent, version, said, answered = await send_tap(pool, table, actor, n)
                 except OSError as error:  # refused, reset, timed out
                     errors.append(f"{type(error).__name__}: {error}"[:160])
                     continue
-                version = frame_version(answer.text) if answer.status == 200 else None
                 if version is None:
-                    errors.append(f"{answer.status}: {answer.text[:120]}")
+                    errors.append(said)
                     continue
                 post.append(answered - sent)
                 others = [(actor + k) % SEATS for k in range(1, SEATS)]
@@ -411,7 +457,6 @@ async def paced(
     ``duration`` seconds of actions. An open loop: the schedule does not wait for
     the server (except that a table never has two actions in flight, as a table of
     people would not); what is measured is whether the process keeps up."""
-    loop = asyncio.get_running_loop()
     port = int(base.rsplit(":", 1)[1])
     with ThreadPoolExecutor(max_workers=max(SETUP_THREADS, threads)) as pool:
         tables, setup_s = await set_tables(pool, base, sessions)
@@ -432,11 +477,6 @@ async def paced(
             frames = {"expected": 0, "late": 0, "lost": 0}
             per_table = int(duration // interval) + (1 if duration % interval else 0)
 
-            def send(table: Table, seat: int, n: int) -> tuple[float, Any, float]:
-                sent = time.perf_counter()
-                answer = table.phones[seat].act(table.code, action_fields(n), live=True)
-                return sent, answer, time.perf_counter()
-
             async def play(index: int, table: Table) -> None:
                 offset = index * interval / len(tables)
                 for n in range(per_table):
@@ -454,17 +494,14 @@ async def paced(
                         continue
                     actor = n % SEATS
                     try:
-                        sent, answer, answered = await loop.run_in_executor(
-                            pool, send, table, actor, n
-                        )
+                        sent, version, said, answered = await send_tap(pool, table, actor, n)
                     except OSError as error:
                         errors.append(f"{type(error).__name__}: {error}"[:160])
                         continue
                     counts["sent"] += 1
                     lag.append(max(0.0, sent - due))
-                    version = frame_version(answer.text) if answer.status == 200 else None
                     if version is None:
-                        errors.append(f"{answer.status}: {answer.text[:120]}")
+                        errors.append(said)
                         continue
                     post.append(answered - sent)
                     others = [(actor + k) % SEATS for k in range(1, SEATS)]
@@ -568,7 +605,9 @@ def run_backend(backend: str, args: argparse.Namespace) -> list[dict[str, Any]]:
                         budget=args.budget,
                     )
                 )
-                results.append({"backend": backend, "keep_alive": KEEP_ALIVE, **result})
+                results.append(
+                    {"backend": backend, "keep_alive": KEEP_ALIVE, "taps": args.taps, **result}
+                )
             if args.paced and args.paced_sessions > 0:
                 print(
                     f"  {backend}: {args.paced_sessions} tables × {SEATS} phones, one action "
@@ -585,7 +624,13 @@ def run_backend(backend: str, args: argparse.Namespace) -> list[dict[str, Any]]:
                     )
                 )
                 results.append(
-                    {"backend": backend, "keep_alive": KEEP_ALIVE, "paced": True, **result}
+                    {
+                        "backend": backend,
+                        "keep_alive": KEEP_ALIVE,
+                        "taps": args.taps,
+                        "paced": True,
+                        **result,
+                    }
                 )
     trouble = log_trouble(log_path)
     for r in results:
@@ -718,6 +763,14 @@ def main(argv: list[str] | None = None) -> int:
         help="open a new HTTP connection for every POST (default: keep it open, as browsers do)",
     )
     parser.add_argument(
+        "--taps",
+        choices=["socket", "post"],
+        default="socket",
+        help="how phones send taps: on their socket, as app.js does while it is open "
+        "(default), or as POSTs (as it does while the socket is down; a server "
+        "older than taps on the socket takes only these)",
+    )
+    parser.add_argument(
         "--paced",
         action="store_true",
         help="also run tables at a table's pace (default 200 tables = 1,000 sockets)",
@@ -752,8 +805,9 @@ def main(argv: list[str] | None = None) -> int:
         "group messages for a full channel)",
     )
     args = parser.parse_args(argv)
-    global KEEP_ALIVE
+    global KEEP_ALIVE, TAPS_ON_SOCKET
     KEEP_ALIVE = not args.new_connections
+    TAPS_ON_SOCKET = args.taps == "socket"
     if not args.redis_url.startswith(("redis://127.0.0.1", "redis://localhost")):
         parser.error("--redis-url must point at 127.0.0.1")
     args.sessions = max(0, min(args.sessions, 300))

@@ -1,6 +1,6 @@
 """One WebSocket per phone per session: server-rendered fragments, newest only.
 
-Phones send actions as ordinary POSTs; the socket carries the table back. On
+The socket carries the table to the phone and the phone's taps to the server. On
 connect (and reconnect) the phone gets every fragment as read then; after each
 change its table announces (``companion/live.py``) it gets the fragments that
 changed, rendered for what its seat may see, never a revision older than one it
@@ -11,27 +11,55 @@ the revision it shows, about once a second; the answer is ``{"type": "pong",
 "revision": m}``. A phone that stops answering learns it is offline within a few
 seconds; a phone that shows an old revision gets the current one; and a socket
 whose phone has gone quiet is closed, so dead phones leave their table.
+
+A tap (a game action or an undo) travels on the socket the phone already holds:
+``{"type": "tap", "path": "/s/CODE/act", "body": "<the form, url-encoded>"}``,
+the same fields and one-time key as its POST (``companion/taps.py``), so no HTTP
+request, middleware or CSRF check is paid per tap (the socket's origin and the
+phone's cookie were checked when it opened). The answer names the tap's key:
+``{"type": "done", "key", "version"}``; ``{"type": "refused", "key", "status",
+"html"}`` with the message fragment, in the phone's language; or ``{"type":
+"failed", "key"}`` when the server could not tell (the phone sends it again, with
+the same key, so it is never applied twice). The update itself comes like every
+other phone's. A phone whose socket is down POSTs the same tap instead.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.core.exceptions import BadRequest as DjangoBadRequest
+from django.core.exceptions import SuspiciousOperation
+from django.http import QueryDict
 from django.template.loader import render_to_string
+from django.urls import Resolver404, resolve
 from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 
-from companion import live, ratelimit, services
-from companion.errors import NotFound, TooMany
+from companion import codes, live, ratelimit, services, taps
+from companion.errors import (
+    BadRequest,
+    Forbidden,
+    NotFound,
+    ServiceError,
+    TooMany,
+    error_text,
+    status_for,
+)
 from companion.identity import phone_token
 from companion.models import GameSession
 from companion.rendering import Shown
+from games.engine import EngineError
+
+logger = logging.getLogger(__name__)
 
 SUPPORTED = {code for code, _name in settings.LANGUAGES}
 #: A phone that has sent heartbeats and then none for this long is gone.
@@ -50,8 +78,21 @@ class SessionConsumer(AsyncWebsocketConsumer):
     # neither costs the layer anything nor dies when the layer (Redis) does.
     channel_layer_alias = "no channel layer for sockets"
     session_id: int | None = None
+    code: str = ""
     table: live.Table | None = None
     token: str = ""
+    gone = False  # the socket has closed
+
+    async def dispatch(self, message: dict) -> None:
+        """Each message to its handler, straight away. Channels' own ``dispatch``
+        first closes stale database connections with a trip to the database thread,
+        for every message: a heartbeat (one a second per phone) or a tap would wait
+        there behind every render and write of the process. These handlers reach the
+        database only through ``database_sync_to_async``, which does that itself."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message.get('type')!r}")
+        await handler(message)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         # However the socket ends (a close, an error, the process stopping), it
@@ -68,6 +109,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         self.spectator = self.spectator_key is not None
         self.sent = -1  # the newest revision this socket has sent
         self._send_lock = asyncio.Lock()
+        self._tap_lock = asyncio.Lock()
         self._shown = Shown()  # after a change, only the fragments that changed
         self._heard_at = 0.0  # when the phone's last heartbeat came (0: it sends none)
         self._allowance = float(MESSAGE_BURST)  # messages it may send now (a token bucket)
@@ -88,6 +130,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         await self._leave()
 
     async def _leave(self) -> None:
+        self.gone = True
         table, self.table = self.table, None
         if self._watchdog is not None:
             self._watchdog.cancel()
@@ -126,6 +169,11 @@ class SessionConsumer(AsyncWebsocketConsumer):
         kind = message.get("type") if isinstance(message, dict) else None
         if kind == "ping" and isinstance(message, dict):
             await self._heartbeat(message)
+            return
+        if kind == "tap" and isinstance(message, dict):
+            # In its own task, so heartbeats are answered while it is applied;
+            # one at a time per socket, in the order the phone sent them.
+            live.spawn(self._tap(message))
             return
         if kind == "sync":
             # A phone whose countdown reached zero asks again: enforce the
@@ -185,6 +233,62 @@ class SessionConsumer(AsyncWebsocketConsumer):
             if text and self.table is not None:
                 await self.send(text_data=text)
 
+    # ------------------------------------------------------------ taps
+
+    async def _tap(self, message: dict) -> None:
+        """One tap: applied by the same service as its POST, answered by its key."""
+        path, body = message.get("path"), message.get("body")
+        if not isinstance(path, str) or not isinstance(body, str):
+            await self._send_error(gettext_noop("That tap was not understood; reload the page."))
+            return
+        try:
+            data = QueryDict(body)
+        except (DjangoBadRequest, SuspiciousOperation):  # more fields than any form has
+            data = QueryDict()
+            body = "\x00"  # refused below as malformed
+        key = data.get("key", "")[: services.MAX_KEY_LENGTH]
+        async with self._tap_lock:
+            answer = await database_sync_to_async(self._apply_tap)(path, body, data)
+        if not self.gone:
+            await self.send(text_data=json.dumps({**answer, "key": key}))
+
+    def _tap_name(self, path: str) -> str | None:
+        """``act`` or ``undo`` if ``path`` is one of this socket's table's."""
+        try:
+            match = resolve(path)
+        except Resolver404:
+            return None
+        code = match.kwargs.get("code")
+        if match.url_name not in taps.TAPS or not isinstance(code, str):
+            return None
+        return match.url_name if codes.normalise(code) == self.code else None
+
+    def _apply_tap(self, path: str, body: str, data: QueryDict) -> dict[str, Any]:
+        """In the database thread: the tap's answer, without its key."""
+        try:
+            if "\x00" in path or "\x00" in body:
+                raise BadRequest(gettext_noop("The request holds a character that is not allowed."))
+            name = self._tap_name(path)
+            if name is None:
+                raise NotFound(gettext_noop("That tap is not one this table takes."))
+            if self.spectator:
+                raise Forbidden(gettext_noop("Watchers cannot change the game."))
+            applied = taps.TAPS[name](self.code, data, self.token)
+        except (ServiceError, EngineError) as error:
+            game = taps.game_of(self.code)
+            with translation.override(self.language):
+                html = render_to_string(
+                    "companion/partials/messages.html",
+                    {"error": error_text(error, game)},
+                )
+            return {"type": "refused", "status": status_for(error), "html": html}
+        except Exception:
+            # Not the phone's fault, and maybe not applied: it sends the tap again
+            # with the same key, which a committed tap recognises.
+            logger.exception("a tap on session %s failed", self.session_id)
+            return {"type": "failed"}
+        return {"type": "done", "version": applied.action.version}
+
     # ------------------------------------------------------------ helpers
 
     def _language(self) -> str:
@@ -204,6 +308,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
                 session = services.find_session(code, ratelimit.client_of(self.scope))
         except (NotFound, TooMany):
             return None
+        self.code = session.code
         # Read here, off the event loop (session middleware loads it lazily).
         self.token = "" if self.spectator_key else phone_token(self.scope.get("session"))
         return session.pk

@@ -1,12 +1,14 @@
 """How a committed change reaches the phones: one path, in revision order.
 
 1. A change commits and bumps the session's ``revision`` (``services``).
-2. After commit, :func:`announce` sends ``{"session", "revision"}`` to the
-   session's group on the channel layer. That is the only announcement; every
-   process, the committing one included, learns of the change the same way.
+2. After commit, :func:`announce` tells this process's tables of the session at
+   once and sends ``{"session", "revision"}`` to the session's group on the
+   channel layer, for every other process. That is the only announcement: each
+   table hears of each revision once.
 3. Each server process (each event loop) holds one :class:`Table` per session it
    has sockets for. Its :class:`Relay` is in the session's group once, with one
-   channel of its own, and hands each announcement to the table.
+   channel of its own, and hands each announcement from another process to the
+   table.
 4. The table makes sure it knows that revision (one read of the session, its
    seats and the log's tail, shared by all its sockets: single-flight), renders
    each part a viewer may see once per revision (``rendering.part_keys``,
@@ -35,7 +37,9 @@ import functools
 import logging
 import threading
 import time
+import uuid
 from collections.abc import Awaitable, Sequence
+from contextvars import Context
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -62,19 +66,88 @@ def group_name(session_id: int) -> str:
 # ---------------------------------------------------------------- committing side
 
 
+#: Who sent an announcement: a process's own tables hear of its changes in-process.
+ORIGIN = uuid.uuid4().hex
+
+
 def announce(session_id: int, revision: int) -> None:
-    """After commit: tell every process holding the session's sockets."""
+    """After commit, from the committing thread: the new revision, to every table.
+
+    This process's tables of the session hear of it at once, on their own event
+    loops; every other process through the session's group on the channel layer.
+    Each table hears of each revision once (the relay ignores this process's own
+    announcements), and from there on it is the one path: ``Table.announced``.
+    The trip through Redis and back, which the committing process used to wait
+    for, bought it nothing but a millisecond or two and a blocked thread.
+
+    The channel-layer send does not hold up the committing thread where an event
+    loop of this process can make it (the server's); a failure there is logged,
+    and the other processes' phones catch up by their heartbeat checks.
+    """
+    with _tables_lock:
+        tables = list(_TABLES.get(session_id, {}).values())
+    for table in tables:
+        try:
+            # In a context of its own: not the committing thread's (asgiref marks
+            # that one as inside its database thread, and would refuse the renders).
+            table.loop.call_soon_threadsafe(table.announced, revision, context=Context())
+        except RuntimeError:  # that event loop has closed
+            continue
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "session.changed", "session": session_id, "revision": revision}
-    async_to_sync(layer.group_send)(group_name(session_id), message)
+    message = {
+        "type": "session.changed",
+        "session": session_id,
+        "revision": revision,
+        "origin": ORIGIN,
+    }
+    group = group_name(session_id)
+    loop = _server_loop(tables)
+    if loop is not None:
+        send = layer.group_send(group, message)
+        try:
+            sent = asyncio.run_coroutine_threadsafe(send, loop)
+        except RuntimeError:  # that loop closed meanwhile: send it from here
+            send.close()
+        else:
+            sent.add_done_callback(functools.partial(_sent, session_id, revision))
+            return
+    async_to_sync(layer.group_send)(group, message)
+
+
+def _server_loop(tables: Sequence[Table]) -> asyncio.AbstractEventLoop | None:
+    """An event loop of this process, running in another thread, that can send on
+    the channel layer for the committing thread: one of the session's tables', or
+    one with a relay. None where there is none (a worker, a script, a test)."""
+    try:
+        asyncio.get_running_loop()
+        return None  # called on a loop's own thread: it cannot wait on itself
+    except RuntimeError:
+        pass
+    for loop in [table.loop for table in tables] + list(_RELAYS):
+        if loop.is_running() and not loop.is_closed():
+            return loop
+    return None
+
+
+def _sent(session_id: int, revision: int, sent: Any) -> None:
+    if not sent.cancelled() and sent.exception() is not None:
+        logger.error(
+            "could not announce revision %s of session %s",
+            revision,
+            session_id,
+            exc_info=sent.exception(),
+        )
 
 
 def offer(session: GameSession, seats: Sequence[Seat], row: Action | None) -> None:
     """After commit, from the committing thread: what the new revision looks like,
     as read and written under the lock, for this process's tables of the session
-    to use instead of reading it again. Data only: it wakes no socket.
+    to use instead of reading it again, with the parts their sockets need rendered
+    here and now (the thread has everything in hand; the renders need not wait for
+    a hop to the event loop and back to the database thread). Data only: it wakes
+    no socket; the announcement does.
 
     The tables get copies: the committing thread goes on using its objects (a
     reply may ``refresh_from_db()`` its session), and a snapshot must never change
@@ -87,8 +160,16 @@ def offer(session: GameSession, seats: Sequence[Seat], row: Action | None) -> No
     seats = tuple(copy.copy(seat) for seat in seats)
     row = copy.copy(row)
     for table in tables:
+        snapshot = table.after(session, seats, row)
+        if snapshot is None:
+            continue
         try:
-            table.loop.call_soon_threadsafe(table.offer, session, seats, row)
+            rendered = table.prerender(snapshot)
+        except Exception:  # rendered again on the loop's way, and logged there if it fails
+            logger.warning("could not render revision %s ahead", snapshot.revision, exc_info=True)
+            rendered = {}
+        try:
+            table.loop.call_soon_threadsafe(table.offer, snapshot, rendered, context=Context())
         except RuntimeError:  # that event loop has closed
             continue
 
@@ -156,18 +237,54 @@ class Table:
             self._parts = {}  # only the latest revision's renders are kept
             self.fragments.advance()
 
-    def offer(self, session: GameSession, seats: tuple[Seat, ...], row: Action | None) -> None:
-        """On the loop: the committing process hands over what it wrote."""
+    def after(
+        self, session: GameSession, seats: tuple[Seat, ...], row: Action | None
+    ) -> Snapshot | None:
+        """From any thread: the snapshot of a committed change, its log's tail
+        built on the one this table knows; None if the table knows a newer one."""
         known = self.snapshot
         if known is not None and session.revision <= known.revision:
-            return
+            return None
         tail = None
         if known is not None and known.tail is not None:
             if row is None and known.tail.version == session.version:
                 tail = known.tail
             elif row is not None:
                 tail = known.tail.extended(row)
-        self._use(Snapshot(session, seats, tail))
+        return Snapshot(session, seats, tail)
+
+    def prerender(self, snapshot: Snapshot) -> dict[tuple, str]:
+        """From the committing thread: each part the table's sockets need of
+        ``snapshot``, by (part, key). The pieces store is safe to share with the
+        database thread: a piece is found by its values, whichever revision made it."""
+        jobs: dict[tuple, tuple[Viewer, str]] = {}
+        for socket in list(self.sockets):
+            viewer = self._viewer(snapshot, socket.token, socket.spectator)
+            for part, key, job_viewer, language in self._jobs(snapshot, viewer, socket.language):
+                jobs.setdefault((part, key), (job_viewer, language))
+        return {
+            (part, key): render_part(
+                part,
+                snapshot.session,
+                snapshot.seats,
+                viewer,
+                language,
+                snapshot.tail,
+                self.fragments,
+            )
+            for (part, key), (viewer, language) in jobs.items()
+        }
+
+    def offer(self, snapshot: Snapshot, rendered: dict[tuple, str]) -> None:
+        """On the loop: the committing thread hands over a revision and its parts."""
+        known = self.snapshot
+        if known is not None and snapshot.revision <= known.revision:
+            return
+        self._use(snapshot)
+        for key, html in rendered.items():
+            done = self.loop.create_future()
+            done.set_result(html)
+            self._parts[key] = done
 
     async def latest(self, revision: int = 0, *, fresh: bool = False) -> Snapshot:
         """The table at ``revision`` or newer; ``fresh``: as read from now on."""
@@ -197,7 +314,7 @@ class Table:
 
     def announced(self, revision: int) -> None:
         """The relay heard of ``revision``: every socket sends it (once)."""
-        _spawn(self._deliver(revision))
+        spawn(self._deliver(revision))
 
     async def _deliver(self, revision: int) -> None:
         snapshot = await self.latest(revision)
@@ -209,7 +326,7 @@ class Table:
             jobs.extend(self._jobs(snapshot, viewer, socket.language))
         self._render(snapshot, jobs)
         for socket in list(self.sockets):
-            _spawn(socket.refresh(revision))
+            spawn(socket.refresh(revision))
 
     def verify_soon(self) -> None:
         """Check the database's revision, unless that was done in the last few
@@ -268,7 +385,7 @@ class Table:
             futures.append(found)
         if missing:
             pieces = self.fragments if cacheable else None
-            _spawn(self._render_together(snapshot, missing, pieces))
+            spawn(self._render_together(snapshot, missing, pieces))
         return futures
 
     async def _render_together(
@@ -370,7 +487,8 @@ def tables_here() -> list[Table]:
         return [t for per_loop in _TABLES.values() for lp, t in per_loop.items() if lp is loop]
 
 
-def _spawn(coroutine: Awaitable[Any]) -> None:
+def spawn(coroutine: Awaitable[Any]) -> None:
+    """Run ``coroutine`` on this loop, kept alive until done; its failure is logged."""
     task = asyncio.ensure_future(coroutine)
     _PENDING.add(task)
     task.add_done_callback(_finished)
@@ -464,8 +582,8 @@ class Relay:
                 broken = True
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
-            if message.get("type") != "session.changed":
-                continue
+            if message.get("type") != "session.changed" or message.get("origin") == ORIGIN:
+                continue  # this process's own changes reached its tables already
             session_id, revision = message.get("session"), message.get("revision")
             if not isinstance(session_id, int) or not isinstance(revision, int):
                 continue

@@ -15,12 +15,11 @@ from django.urls import reverse
 from django.utils.translation import gettext_noop as _
 from django.views.decorators.http import require_POST, require_safe
 
-from companion import codes, ratelimit, services
+from companion import ratelimit, services, taps
 from companion.errors import BadRequest, Forbidden, ServiceError, TooMany, error_text, status_for
 from companion.htmx import HtmxHttpRequest
 from companion.identity import phone_token
 from companion.models import GameSession
-from companion.payload import form_to_payload
 from companion.rendering import render_frames
 from companion.selectors import table_context, viewer_for
 from games.engine import EngineError
@@ -244,42 +243,26 @@ def _write(
     return _after_write(request, session, version if isinstance(version, int) else None)
 
 
-@require_POST
-def act(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    """One game action: the hot path of every tap, so the session is found and
-    locked in one query (``submit_action_at``) rather than read first."""
+def _tap(request: HtmxHttpRequest, code: str, name: str) -> HttpResponse:
+    """A game action or an undo posted by a phone whose socket is down (or that has
+    no JavaScript): the same tap as over the socket (``companion/taps.py``)."""
     token = phone_token(request.session, create=True)
     try:
-        payload = form_to_payload(request.POST)
-        applied = services.submit_action_at(
-            code, payload, token=token, key=request.POST.get("key", "")
-        )
+        applied = taps.TAPS[name](code, request.POST, token)
     except (ServiceError, EngineError) as error:
-        # The game, to word the message (only on this error path).
-        game = GameSession.objects.filter(code=codes.normalise(code)).values_list("game", flat=True)
-        return _error_response(request, error, game.first())
-    assert applied.session is not None  # submit_action_at always says which session
+        return _error_response(request, error, taps.game_of(code))
+    assert applied.session is not None  # a tap always says which session
     return _after_write(request, applied.session, applied.action.version)
 
 
 @require_POST
+def act(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    return _tap(request, code, "act")
+
+
+@require_POST
 def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    """The undo button: it posts ``expected``, the version of the action it names,
-    and the undo is refused if that is no longer the last one in effect."""
-
-    def operation(session: GameSession, token: str) -> int:
-        raw = request.POST.get("expected", "").strip()
-        if raw and not (raw.isascii() and raw.isdigit() and len(raw) <= 10):
-            raise BadRequest(services.UNDO_UNSAID)
-        return services.undo(
-            session,
-            token=token,
-            key=request.POST.get("key", ""),
-            expected=int(raw) if raw else None,
-            require_expected=True,
-        ).action.version
-
-    return _write(request, code, operation)
+    return _tap(request, code, "undo")
 
 
 @require_POST

@@ -246,7 +246,9 @@ LOGGING = {
 # Segnalino's own knobs.
 SEGNALINO_RATE_LIMITS = env_bool("SEGNALINO_RATE_LIMITS", True)  # companion/ratelimit.py
 SEGNALINO_ADMIN_PATH = os.environ.get("SEGNALINO_ADMIN_PATH", "admin/").strip("/") + "/"
-SEGNALINO_MAX_WS_FRAME = 2048  # bytes a phone may send on the socket
+# Bytes a phone may send on the socket in one message: a tap carries a form, as
+# big as a POST may be, and the path it would be posted to.
+SEGNALINO_MAX_WS_FRAME = DATA_UPLOAD_MAX_MEMORY_SIZE + 1024
 SEGNALINO_ABANDONED_AFTER_HOURS = int(os.environ.get("SEGNALINO_ABANDONED_AFTER_HOURS", "48"))
 # Ended sessions are deleted (codes freed, nothing kept) this long after they end.
 SEGNALINO_DELETE_AFTER_DAYS = int(os.environ.get("SEGNALINO_DELETE_AFTER_DAYS", "30"))

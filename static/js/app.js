@@ -7,12 +7,16 @@
 // once, so a retry (no network, a server error) can never apply it twice. A tap
 // that cannot be sent stays queued, is counted on the badge, and survives a
 // reload; a tap the server refuses is dropped from the queue and its reason shown.
+// A game action or an undo travels on the live socket when it is open (no HTTP
+// request per tap) and is answered there by its key; otherwise it is POSTed. The
+// same tap, retried either way, keeps its key.
 (function () {
   "use strict";
   var live = null, badge = null, storeKey = "";
   var queue = [], sending = false, retryTimer = null, retryDelay = 1000;
-  var wrapper = null, heardAt = 0, online = false;
-  var PING_MS = 1000, SILENT_MS = 2000;
+  var wrapper = null, heardAt = 0, online = false, inFlight = null;
+  var PING_MS = 1000, SILENT_MS = 2000, ANSWER_MS = 10000;
+  var SOCKET_TAP = /\/(act|undo)$/;
 
   // Reconnect soon after a drop, but never faster than the server can bear.
   if (window.htmx) {
@@ -67,11 +71,51 @@
     retryDelay = Math.min(retryDelay * 2, 5000);
   }
 
+  function keyOf(tap) {
+    return new URLSearchParams(tap.body).get("key") || "";
+  }
+  function clearMessages() {
+    var messages = document.getElementById("messages");
+    if (messages) messages.replaceChildren();
+  }
+
+  // The socket's answer to the tap in flight: done, refused (with its reason) or
+  // failed (not known to be applied: sent again, with the same key).
+  function answered(message) {
+    if (!inFlight || message.key !== inFlight.key) return;  // an old tap's answer
+    clearTimeout(inFlight.timer);
+    inFlight = null;
+    sending = false;
+    if (message.type === "failed") { retryLater(); return; }
+    queue.shift();
+    save();
+    retryDelay = 1000;
+    if (message.type === "refused") htmx.swap("#messages", message.html, { swapStyle: "outerHTML" });
+    else clearMessages();
+    pump();
+  }
+  // No answer (the socket closed, died quietly, or dropped the message): send
+  // it again, at once as a POST if the socket closed, else after a pause.
+  function unanswered(closed) {
+    if (!inFlight) return;
+    clearTimeout(inFlight.timer);
+    inFlight = null;
+    sending = false;
+    if (closed) pump(); else retryLater();
+  }
+
   function pump() {
     showBadge();
     if (sending || !queue.length) return;
     sending = true;
     var tap = queue[0];
+    if (online && wrapper && SOCKET_TAP.test(tap.path)) {
+      try {
+        wrapper.sendImmediately(JSON.stringify({ type: "tap", path: tap.path, body: tap.body }));
+        inFlight = { key: keyOf(tap), timer: setTimeout(function () { unanswered(false); }, ANSWER_MS) };
+        return;
+      } catch (e) { /* not open after all: POST it */ }
+    }
     var headers = {
       "Content-Type": "application/x-www-form-urlencoded",
       "HX-Request": "true",
@@ -108,8 +152,7 @@
     });
     queue.push({ path: detail.path, body: body.toString() });
     save();
-    var messages = document.getElementById("messages");
-    if (messages) messages.replaceChildren();  // a new tap dismisses the last error
+    clearMessages();  // a new tap dismisses the last error
     detail.elt.dispatchEvent(new CustomEvent("segnalino-queued", { bubbles: true }));
     pump();
   });
@@ -122,6 +165,7 @@
   });
   document.addEventListener("htmx:wsClose", function (event) {
     setOnline(false);
+    unanswered(true);
     var code = event.detail.event && event.detail.event.code;
     // htmx reconnects by itself after an abnormal close; after any other (the
     // server closing a socket it thought dead, say) we ask it to.
@@ -136,7 +180,13 @@
     heardAt = Date.now();
     if (!online) setOnline(true);
     var message = event.detail.message;
-    if (typeof message === "string" && message.charAt(0) === "{") event.preventDefault();
+    if (typeof message !== "string" || message.charAt(0) !== "{") return;
+    event.preventDefault();
+    var data = null;
+    try { data = JSON.parse(message); } catch (e) { return; }
+    if (data && (data.type === "done" || data.type === "refused" || data.type === "failed")) {
+      answered(data);
+    }
   });
 
   // A ping a second; silence for two means the network is gone (a pong is

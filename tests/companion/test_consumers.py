@@ -88,7 +88,7 @@ async def test_garbage_on_the_socket_gets_a_message_and_changes_nothing(make_ses
         await ws.send_to(text_data=garbage)
         reply = await ws.receive_from(timeout=5)
         assert 'id="messages"' in reply and "only receives updates" in reply
-    await ws.send_to(text_data="x" * 10_000)
+    await ws.send_to(text_data="x" * 20_000)
     reply = await ws.receive_from(timeout=5)
     assert "too large" in reply
     await ws.send_to(bytes_data=b"\x00\xff" * 10)

@@ -81,3 +81,26 @@ def test_a_tap_that_no_longer_applies_when_it_arrives_is_shown_refused(phone_a, 
     expect(phone_a.locator("#messages")).to_contain_text("This session has ended.", timeout=10_000)
     expect(phone_a.locator("#connection")).not_to_have_attribute("data-pending", "1")
     expect_damage(phone_b, "violet", 0)
+
+
+def test_while_the_socket_is_live_a_tap_travels_on_it_and_makes_no_request(phone_a, phone_b):
+    # The same taps as a POST, on the socket the phone already holds: no HTTP
+    # request per tap, the answer comes back on the socket by the tap's key.
+    code = create_session(phone_a)
+    join_by_code(phone_b, code)
+    wait_live(phone_a)
+    posts: list[str] = []
+    phone_a.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    sent: list[str] = []
+    phone_a.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
+    phone_a.reload()  # the socket opened after listening, so its frames are seen
+    wait_live(phone_a)
+
+    phone_a.locator("[data-hit=dozer]").click()
+    expect_damage(phone_b, "dozer", 1)
+    phone_a.locator("[data-undo]").click()
+    expect_damage(phone_b, "dozer", 0)
+    expect(phone_a.locator("#connection")).not_to_have_attribute("data-pending", "1")
+    assert posts == [], f"a tap went as a POST while the socket was live: {posts}"
+    taps = [frame for frame in sent if '"type": "tap"' in frame or '"type":"tap"' in frame]
+    assert len(taps) == 2 and "/act" in taps[0] and "/undo" in taps[1], taps

@@ -21,6 +21,7 @@ import http.client
 import http.cookiejar
 import ipaddress
 import itertools
+import json
 import re
 import threading
 import urllib.error
@@ -291,6 +292,23 @@ class Phone:
             open_timeout=open_timeout,
             max_size=2**22,
         )
+
+
+def tap_message(code: str, fields: Mapping[str, str], *, key: str | None = None) -> str:
+    """A game action as a phone sends it on its socket (``app.js``): the form's
+    fields and one-time key, url-encoded, and the path it would be POSTed to."""
+    body = urllib.parse.urlencode({"key": key or fresh_key(), **fields})
+    return json.dumps({"type": "tap", "path": f"/s/{code}/act", "body": body})
+
+
+def socket_answer(frame: str | bytes) -> dict | None:
+    """The socket's answer to a tap (``done``, ``refused`` or ``failed``), if ``frame``
+    is one; None for a fragment or a pong."""
+    text = frame.decode() if isinstance(frame, bytes) else frame
+    if not text.startswith("{"):
+        return None
+    message = json.loads(text)
+    return message if message.get("type") in {"done", "refused", "failed"} else None
 
 
 # ---------------------------------------------------------------- reading fragments
