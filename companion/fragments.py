@@ -22,28 +22,46 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
+Key = tuple[str, str, bytes]
+
 
 class Store:
-    """One table's pieces: those its current revision has used, and the last one's."""
+    """One table's pieces: those its current revision has used, and the last one's.
+
+    A piece taken from the store brings the pieces nested in it along: they were
+    used too (an unchanged player board keeps its unchanged gear panel), so a
+    nested piece is not forgotten just because its outer piece did not change."""
 
     def __init__(self) -> None:
-        self.previous: dict[tuple[str, str, bytes], str] = {}
-        self.current: dict[tuple[str, str, bytes], str] = {}
+        self.previous: dict[Key, tuple[str, tuple[Key, ...]]] = {}
+        self.current: dict[Key, tuple[str, tuple[Key, ...]]] = {}
 
     def advance(self) -> None:
         """A new revision: what the last one used may serve it; the rest goes."""
         self.previous, self.current = self.current or self.previous, {}
 
-    def get(self, key: tuple[str, str, bytes]) -> str | None:
+    def get(self, key: Key) -> str | None:
         found = self.current.get(key)
         if found is None:
             found = self.previous.get(key)
-            if found is not None:
-                self.current[key] = found
-        return found
+            if found is None:
+                return None
+            self._keep(key, found)
+        return found[0]
+
+    def _keep(self, key: Key, entry: tuple[str, tuple[Key, ...]]) -> None:
+        self.current[key] = entry
+        for child in entry[1]:
+            if child not in self.current and child in self.previous:
+                self._keep(child, self.previous[child])
+
+    def put(self, key: Key, html: str, children: tuple[Key, ...]) -> None:
+        self.current[key] = (html, children)
 
 
 _STORE: ContextVar[Store | None] = ContextVar("segnalino_fragments", default=None)
+#: The keys of the pieces rendered or reused inside the piece being rendered.
+_NESTED: ContextVar[list[Key] | None] = ContextVar("segnalino_nested", default=None)
 
 
 @contextmanager
@@ -55,7 +73,7 @@ def using(store: Store | None) -> Iterator[None]:
         _STORE.reset(token)
 
 
-def key_of(template_name: str, values: Mapping[str, Any]) -> tuple[str, str, bytes]:
+def key_of(template_name: str, values: Mapping[str, Any]) -> Key:
     """The values as bytes (pickled: every field of every object, nested), with the
     template and the language."""
     return template_name, get_language() or "", pickle.dumps(dict(values), protocol=5)
@@ -66,7 +84,16 @@ def render(template_name: str, values: Mapping[str, Any]) -> SafeString:
     if store is None:
         return mark_safe(render_to_string(template_name, dict(values)))
     key = key_of(template_name, values)
+    outer = _NESTED.get()
+    if outer is not None:
+        outer.append(key)
     html = store.get(key)
     if html is None:
-        html = store.current[key] = render_to_string(template_name, dict(values))
+        nested: list[Key] = []
+        token = _NESTED.set(nested)
+        try:
+            html = render_to_string(template_name, dict(values))
+        finally:
+            _NESTED.reset(token)
+        store.put(key, html, tuple(nested))
     return mark_safe(html)

@@ -181,6 +181,17 @@ def table_context(
     context: dict[str, Any] = {
         "session": session,
         "seats": seats,
+        # The seats as plain values: the seats section is a fragment keyed by them.
+        "seat_rows": [
+            {
+                "index": s.index,
+                "name": s.name,
+                "bot": s.bot,
+                "taken": s.is_taken,
+                "reserved": s.is_reserved,
+            }
+            for s in seats
+        ],
         "viewer": viewer,
         "can_edit": can_edit,
         "own_only": session.edit_policy == GameSession.EditPolicy.OWN,

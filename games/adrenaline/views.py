@@ -157,6 +157,11 @@ class AdrenalinePresenter:
                     "editable": editable,
                 }
             )
+            # The gear panel's own values (a fragment keyed by them).
+            players[-1]["gear"] = {
+                key: players[-1][key]
+                for key in ("character", "ammo", "powerups", "weapons", "editable")
+            }
         current = view["players"][view["current"]]["character"]
         outcome = rules.ENGINE.outcome(view)
         can_end_turn = (
@@ -164,8 +169,8 @@ class AdrenalinePresenter:
             and not view["over"]
             and (session.edit_policy != "own" or viewer.seat == view["current"])
         )
-        return {
-            "players": players,
+        # What the turn bar shows, on its own: it is a fragment keyed by these values.
+        turnbar = {
             "current": CHARACTERS[current],
             "turn": view["turn"],
             "killshot": _killshot(view),
@@ -182,6 +187,11 @@ class AdrenalinePresenter:
             else [],
             "can_end_turn": can_end_turn,
             "tagbacks": _tagback_offers(last_events, view, players),
+        }
+        return {
+            **turnbar,
+            "turnbar": turnbar,
+            "players": players,
             "pickup_options": _pickup_options(cards, view),
         }
 

@@ -87,3 +87,35 @@ def test_a_piece_of_a_full_page_gets_its_csrf_input_and_keys(make_session):
     board = board[: board.index("</article>")]
     assert 'name="csrfmiddlewaretoken"' in board
     assert 'name="key" value=""' not in board
+
+
+def test_a_piece_reused_whole_keeps_the_pieces_nested_in_it(settings, tmp_path, monkeypatch):
+    # An unchanged player board is reused whole, so its gear panel is not looked
+    # up; when the board then changes, the unchanged panel must still be there.
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "outer.html").write_text(
+        '{% load segnalino %}<b>{{ n }}</b>{% fragment "inner.html" m=m %}'
+    )
+    (templates / "inner.html").write_text("<i>{{ m }}</i>")
+    settings.TEMPLATES = [
+        {**settings.TEMPLATES[0], "DIRS": [templates, *settings.TEMPLATES[0]["DIRS"]]}
+    ]
+    renders: list[str] = []
+    real = fragments.render_to_string
+
+    def counted(name, values):
+        renders.append(name)
+        return real(name, values)
+
+    monkeypatch.setattr(fragments, "render_to_string", counted)
+    store = fragments.Store()
+    with fragments.using(store):
+        fragments.render("outer.html", {"n": 1, "m": "gear"})
+        for _ in range(3):  # revisions where the board does not change
+            store.advance()
+            fragments.render("outer.html", {"n": 1, "m": "gear"})
+        store.advance()
+        html = fragments.render("outer.html", {"n": 2, "m": "gear"})  # a damage
+    assert "<i>gear</i>" in html and "<b>2</b>" in html
+    assert renders == ["outer.html", "inner.html", "outer.html"]  # the panel once
