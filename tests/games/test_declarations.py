@@ -35,16 +35,16 @@ def test_the_declared_games_are_the_packages_with_a_declaration():
 
 def test_the_platform_lists_come_from_the_declarations():
     playable = [game.slug for game in DECLARED if game.engine]
-    assert engine_slugs() == playable == ["adrenaline", "munchkin", "shazamm"]
+    assert engine_slugs() == playable == ["adrenaline", "munchkin", "plastic-attack", "shazamm"]
     assert [p.slug for p in presenters()] == [g.slug for g in DECLARED if g.presenter]
-    assert bot_slugs() == ["shazamm"]
+    assert bot_slugs() == ["plastic-attack", "shazamm"]
     assert has_bot("shazamm") and not has_bot("adrenaline") and not has_bot("kablamo")
     assert list(GAMES) == list(games())
     assert len(catalog_files()) == sum(1 for game in DECLARED if game.catalog)
 
 
 def test_games_without_an_engine_have_cards_and_rules_only():
-    for slug in ("kablamo", "plastic-attack"):
+    for slug in ("kablamo",):
         game = games()[slug]
         assert game.engine is None and game.presenter is None
         assert rules_of(slug) is not None

@@ -54,7 +54,7 @@ VALUE = {rank: value for _, _, _, rank, value in RANKS}
 CHOSEN_BANDS = [["7", "8"], ["9", "10"], ["J", "Q"]]
 CHOSEN_RANKS = ["7", "8", "9", "10", "J", "Q"]
 
-RULES_SECTIONS = ["goal", "setup", "turn", "battle", "scoring", "forgotten"]
+RULES_SECTIONS = ["goal", "setup", "turn", "battle", "scoring", "forgotten", "readings"]
 
 catalog = DATA.catalog
 rules = DATA.rules
