@@ -1,4 +1,4 @@
-"""Action latency: from a phone sending its POST to the update arriving on another seat's socket.
+"""Action latency: from a phone sending its tap to the update arriving on another seat's socket.
 
 For each backend, one daphne process is started on 127.0.0.1 (DJANGO_DEBUG=0):
 
@@ -10,10 +10,11 @@ Two scenarios run against it: one table, then ``--sessions`` tables at once. Eve
 table has 5 players, each on their own phone (own cookies, own seat, own socket).
 All sockets are connected before any action; then actions go round-robin across
 tables, at most ``--concurrency`` in flight and one per table at a time. For each
-action we time, from the moment the POST is sent:
+action we time, from the moment the tap is sent (on the acting phone's socket, as
+``app.js`` sends it while the socket is live; ``--taps post``: as a POST):
 
-* ``post``   — the POST's own answer (an acknowledgement: the phone says its socket
-  is live, so its own update comes on the socket);
+* ``post``   — the tap's own answer (the socket's ``done``, or the POST's
+  acknowledgement: its own update comes on the socket like everyone's);
 * ``other``  — the frame showing the new version arriving on the next seat's socket;
 * ``all``    — the last of the four other seats' sockets to get it.
 
@@ -34,7 +35,7 @@ include the client's own share of the CPU. ``--repo`` serves another tree's code
     .venv/bin/python benchmarks/latency.py [--backend embedded|pg|both]
         [--sessions 100] [--actions 3] [--single-actions 30] [--concurrency 10]
         [--paced [--paced-sessions 200] [--paced-interval 5] [--paced-duration 60]]
-        [--repo PATH] [--server-log-level ERROR]
+        [--taps socket|post] [--repo PATH] [--server-log-level ERROR]
 """
 
 from __future__ import annotations
