@@ -1,7 +1,4 @@
-"""Plastic Attack declares itself to the platform: see ``games.engine.declaration``.
-
-The engine and the bot are in; the table screens (presenter and templates) come
-next, so no session of it can be opened from the home page yet."""
+"""Plastic Attack declares itself to the platform: see ``games.engine.declaration``."""
 
 from games.engine.declaration import Game
 
@@ -11,7 +8,9 @@ GAME = Game(
     module=__name__,
     players="2–6",
     engine="rules:ENGINE",
+    presenter="views:PRESENTER",
     bot="bot:choose",
+    templates="plastic_attack",
     catalog="data/catalog.json",
     rules="data/rules.json",
     pure_modules=("rules", "cards", "bot"),

@@ -162,6 +162,8 @@ def parse_action(payload: Mapping[str, Any]) -> Action:
         for index, row in enumerate(rows):
             if not isinstance(row, Mapping):
                 raise InvalidInput(_("“%(field)s” must be an object."), field="characters")
+            if not row.get("name") and row.get("power") in (None, "") and not row.get("actions"):
+                continue  # an empty row of the army form
             actions = as_list(row.get("actions"), f"characters.{index}.actions", 3)
             if len(actions) != 3:
                 raise InvalidInput(
@@ -703,9 +705,10 @@ class PlasticAttackEngine:
         elif action.card not in RANKS:
             raise InvalidInput(_("“%(field)s” is not a valid choice."), field="card")
         battle["cards"][index] = action.card
-        events.append({"kind": "card_down", "seat": seat})
-        if None not in battle["cards"]:
-            self._reveal(s, events)
+        if None in battle["cards"]:
+            events.append({"kind": "card_down", "seat": seat})
+        else:
+            self._reveal(s, events)  # the battle's own event says what was laid
 
     def _reveal(self, s: State, events: list[Event]) -> None:
         battle = s["battle"]

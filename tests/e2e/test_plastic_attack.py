@@ -1,0 +1,76 @@
+"""Plastic Attack at a real table: each player builds an army on their own phone, a
+battle entered on two phones is judged on both, live, and the page fits a 360 px
+phone. Two phones are two browser contexts (own cookies, own seat)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.test_munchkin import SESSION_URL, no_horizontal_scroll, wait_live
+
+pytestmark = [pytest.mark.e2e]
+
+
+def create(page: Page) -> str:
+    page.goto("/new/plastic-attack/")
+    page.fill("#name_0", "Anna")
+    page.fill("#name_1", "Bruno")
+    page.get_by_role("button", name="Create session").click()
+    page.wait_for_url(SESSION_URL)
+    wait_live(page)
+    match = SESSION_URL.search(page.url)
+    assert match, page.url
+    return match.group(1)
+
+
+def build(page: Page, *figures: tuple[str, int, tuple[str, str, str]]) -> None:
+    for n, (name, power, actions) in enumerate(figures):
+        page.fill(f"#fig-{n}-name", name)
+        page.fill(f"#fig-{n}-power", str(power))
+        for band, action in zip(("7-8", "9-10", "J-Q"), actions, strict=True):
+            page.select_option(f"#fig-{n}-{band}", action)
+    page.locator("[data-army]").click()
+
+
+def test_two_phones_build_their_armies_and_see_a_battle_judged_live(phone_a, phone_b):
+    code = create(phone_a)
+    phone_b.goto(f"/j/{code}/")
+    wait_live(phone_b)
+    phone_b.get_by_role("button", name="Sit as Bruno").click()
+    expect(phone_b.locator("#fig-0-name")).to_be_visible()
+    no_horizontal_scroll(phone_b)
+
+    # Bruno, half-way through his form, is not wiped by Anna's army arriving.
+    phone_b.fill("#fig-0-name", "Dragon")
+    build(
+        phone_a,
+        ("Tank", 8, ("special-weapons", "sniper", "luck")),
+        ("Winter Superhero", 7, ("remedy", "deception", "shield")),
+    )
+    expect(phone_b.locator("#army-0")).to_contain_text("Winter Superhero")
+    expect(phone_b.locator("#fig-0-name")).to_have_value("Dragon")
+    build(
+        phone_b,
+        ("Dragon", 6, ("knock-out", "vulnerability", "mind-control")),
+        ("Knight", 5, ("intimidation", "master-plan", "quick-action")),
+    )
+
+    phone_a.get_by_role("button", name="Anna drew the Ace").click()
+    phone_a.select_option("#attack-figure", label="Tank")
+    phone_a.locator("[data-declare]").click()
+    phone_b.get_by_role("button", name="Knight").click()
+    phone_a.locator("[data-card='9']").click()
+    expect(phone_b.locator("#board")).to_contain_text("card down")
+    phone_b.locator("[data-card='K']").click()
+
+    # 8 + 9 = 17 against 5 + 13 = 18: the Knight holds, on both phones.
+    for page in (phone_a, phone_b):
+        expect(page.locator("[data-total=attack]")).to_have_text("17")
+        expect(page.locator("[data-total=defence]")).to_have_text("18")
+        expect(page.locator("[data-winner]")).to_contain_text("Bruno holds")
+    expect(phone_b.locator("[data-declare]")).to_be_visible()  # Bruno's turn now
+    expect(phone_a.locator("#history")).to_contain_text(
+        "Knight (K, total 18) holds off Tank (9, total 17)."
+    )
+    no_horizontal_scroll(phone_a)

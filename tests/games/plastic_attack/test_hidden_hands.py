@@ -1,0 +1,113 @@
+"""With the app's deck, a hand never reaches another phone: not in the page, not in a
+socket frame, not to the watch link, and a battle card laid face down stays face
+down for the other player until both are in. These tests read what is sent."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from companion import services
+from companion.models import GameSession
+from games.plastic_attack.views import card_label
+from tests.companion.test_consumers import communicator, phone_cookie
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ARMIES = (
+    [
+        {"name": "Tank", "power": 8, "actions": ["special-weapons", "sniper", "luck"]},
+        {"name": "Hero", "power": 7, "actions": ["remedy", "deception", "shield"]},
+    ],
+    [
+        {"name": "Dragon", "power": 6, "actions": ["knock-out", "vulnerability", "luck"]},
+        {"name": "Knight", "power": 5, "actions": ["intimidation", "master-plan", "shield"]},
+    ],
+)
+CARD = re.compile(r'data-card="([^"]+)"|<span class="playing-card">([^<]+)</span>')
+
+
+@sync_to_async
+def dealt_war(catalogs) -> GameSession:
+    session = services.create_session(
+        game="plastic-attack",
+        seat_names=["Anna", "Bruno"],
+        options={"hands": "dealt"},
+        host_token="anna",
+        mode="online",
+    )
+    for seat, token in enumerate(("anna", "bruno")):
+        services.claim_seat(session, seat, token)
+    for seat, token in enumerate(("anna", "bruno")):
+        services.submit_action(
+            session,
+            {"type": "army", "characters": ARMIES[seat]},
+            token=token,
+            key=f"army-{seat}",
+        )
+    session.refresh_from_db()
+    return session
+
+
+def hand_shown(frame: str) -> set[str]:
+    """The cards a frame shows in the hand or as buttons (labels or codes)."""
+    hand = re.search(r'<p class="hand"[^>]*>(.*?)</p>', frame, re.S)
+    shown = (
+        set(re.findall(r'<span class="playing-card">([^<]+)</span>', hand.group(1)))
+        if hand
+        else set()
+    )
+    return shown | set(re.findall(r'data-card="([^"]+)"', frame))
+
+
+async def test_each_socket_shows_its_own_hand_only_and_the_watcher_none(catalogs):
+    session = await dealt_war(catalogs)
+    state = session.state
+    sockets = {
+        0: communicator(f"/ws/s/{session.code}/?lang=en", await phone_cookie("anna")),
+        1: communicator(f"/ws/s/{session.code}/?lang=en", await phone_cookie("bruno")),
+        None: communicator(f"/ws/w/{session.spectator_key}/?lang=en"),
+    }
+    frames = {}
+    for seat, ws in sockets.items():
+        assert (await ws.connect())[0]
+        frames[seat] = await ws.receive_from(timeout=5)
+    for seat in (0, 1):
+        own = {card_label(c) for c in state["hands"][seat]}
+        other = {card_label(c) for c in state["hands"][1 - seat]}
+        other_codes = set(state["hands"][1 - seat])
+        shown = hand_shown(frames[seat])
+        assert own <= shown, "a player does not see their own hand"
+        assert not (shown & (other | other_codes)), "another hand was sent"
+    assert hand_shown(frames[None]) == set()
+
+    # The current player lays a card: the other sees only that a card is down.
+    current = state["current"]
+    other = 1 - current
+    await sync_to_async(services.submit_action)(
+        session,
+        {"type": "declare", "character": 0 if current == 0 else 2, "defender": other},
+        token=("anna", "bruno")[current],
+        key="declare",
+    )
+    await sync_to_async(services.submit_action)(
+        session,
+        {"type": "defend", "character": 0 if other == 0 else 2},
+        token=("anna", "bruno")[other],
+        key="defend",
+    )
+    laid = state["hands"][current][0]
+    await sync_to_async(services.submit_action)(
+        session, {"type": "card", "card": laid}, token=("anna", "bruno")[current], key="card"
+    )
+    seen = ""
+    while 'data-version="' not in seen or "card down" not in seen:
+        seen = await sockets[other].receive_from(timeout=5)
+    battle = re.search(r'<p class="cards">(.*?)</p>', seen, re.S)
+    assert battle is not None and "card down" in battle.group(1)
+    assert card_label(laid) not in battle.group(1)  # face down for the other player
+    assert card_label(laid) not in hand_shown(seen) and f'"{laid}"' not in seen
+    for ws in sockets.values():
+        await ws.disconnect()
