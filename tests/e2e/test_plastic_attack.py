@@ -74,3 +74,53 @@ def test_two_phones_build_their_armies_and_see_a_battle_judged_live(phone_a, pho
         "Knight (K, total 18) holds off Tank (9, total 17)."
     )
     no_horizontal_scroll(phone_a)
+
+
+def test_online_two_phones_lay_cards_secretly_and_reveal_together_one_in_italian(phone_a, phone_b):
+    phone_a.goto("/new/plastic-attack/")
+    phone_a.fill("#name_0", "Anna")
+    phone_a.fill("#name_1", "Bruno")
+    phone_a.check("input[name=mode][value=online]")
+    phone_a.get_by_role("button", name="Create session").click()
+    phone_a.wait_for_url(SESSION_URL)
+    code = SESSION_URL.search(phone_a.url).group(1)
+    phone_b.goto(f"/j/{code}/")
+    wait_live(phone_b)
+    with phone_b.expect_navigation():
+        phone_b.select_option("#language", "it")
+    wait_live(phone_b)
+    phone_b.get_by_role("button", name="Siediti come Bruno").click()
+    build(
+        phone_a,
+        ("Tank", 8, ("special-weapons", "sniper", "luck")),
+        ("Winter Superhero", 7, ("remedy", "deception", "shield")),
+    )
+    build(
+        phone_b,
+        ("Dragon", 6, ("knock-out", "vulnerability", "mind-control")),
+        ("Knight", 5, ("intimidation", "master-plan", "quick-action")),
+    )
+
+    # The app dealt: each phone shows its own hand, the attacker (the Ace's
+    # receiver) sees the attack form.
+    expect(phone_a.locator("p.hand .playing-card")).not_to_have_count(0)
+    expect(phone_b.locator("p.hand .playing-card")).not_to_have_count(0)
+    a_hand = set(phone_a.locator("p.hand .playing-card").all_inner_texts())
+    b_hand = set(phone_b.locator("p.hand .playing-card").all_inner_texts())
+    assert not a_hand & b_hand
+    attacker, defender = (
+        (phone_a, phone_b) if phone_a.locator("[data-declare]").count() else (phone_b, phone_a)
+    )
+    attacker.locator("[data-declare]").click()
+    defender.locator("[data-defend]").first.click()
+    attacker.locator("[data-card]").first.click()
+    # Face down on the other phone (in its own language), shown to its owner.
+    expect(defender.locator("#board .playing-card.down")).to_have_count(1)
+    expect(attacker.locator("#board .playing-card.down")).to_have_count(0)
+    defender.locator("[data-card]").first.click()
+    for page in (phone_a, phone_b):
+        expect(page.locator("[data-total=attack]")).to_be_visible()
+        expect(page.locator("#board .playing-card.down")).to_have_count(0)
+    expect(phone_b.locator("html")).to_have_attribute("lang", "it")
+    expect(phone_b.locator("[data-last-battle]")).to_contain_text("Ultima battaglia")
+    expect(phone_a.locator("[data-last-battle]")).to_contain_text("Last battle")

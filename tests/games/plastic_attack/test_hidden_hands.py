@@ -111,3 +111,38 @@ async def test_each_socket_shows_its_own_hand_only_and_the_watcher_none(catalogs
     assert card_label(laid) not in hand_shown(seen) and f'"{laid}"' not in seen
     for ws in sockets.values():
         await ws.disconnect()
+
+
+def test_a_post_reply_and_an_error_carry_only_the_posters_hand(catalogs):
+    from tests.conftest import phone
+
+    session = dealt_war.__wrapped__(catalogs)  # the plain function, in this thread
+    state = session.state
+    current, other = state["current"], 1 - state["current"]
+    tokens = ("anna", "bruno")
+    poster = phone(tokens[other])
+    # A refused tap (not their turn): the message only.
+    refused = poster.post(
+        f"/s/{session.code}/act",
+        {"type": "declare", "character": "0", "defender": str(current), "key": "x1"},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    assert hand_shown(refused) == set() and "playing-card" not in refused
+    # A good tap answered without a live socket: the poster's own frames.
+    reply = (
+        phone(tokens[current])
+        .post(
+            f"/s/{session.code}/act",
+            {
+                "type": "declare",
+                "character": "0" if current == 0 else "2",
+                "defender": str(other),
+                "key": "x2",
+            },
+            HTTP_HX_REQUEST="true",
+        )
+        .content.decode()
+    )
+    shown = hand_shown(reply)
+    assert {card_label(c) for c in state["hands"][current]} <= shown
+    assert not shown & {card_label(c) for c in state["hands"][other]}

@@ -449,3 +449,69 @@ def test_the_discards_are_reshuffled_when_the_deck_runs_out():
         state = act(state, state["current"], {"type": "special", "use": False})
     assert_cards_conserved(state)
     assert len(state["hands"][state["current"]]) >= 4 or not state["deck"]
+
+
+# ---------------------------------------------------------------- more decisions
+
+
+def test_a_defender_with_an_empty_hand_draws_one_card_to_defend():  # A-PA6
+    state = rig(_dealt_game(), ANNA, [["9S", "2H", "3H", "4H"], []])
+    state = act(state, ANNA, {"type": "declare", "character": 0, "defender": BRUNO})
+    state = act(state, BRUNO, {"type": "defend", "character": 2})
+    assert len(state["hands"][BRUNO]) == 1
+    assert_cards_conserved(state)
+
+
+def test_two_pending_bonuses_add_up_and_are_used_together():  # A-PA8
+    state = table_game()
+    state["players"][ANNA]["weapons"] = 2
+    state = battle(state, 0, BRUNO, 2, ("2", "2"))  # 8 + 2 + 10 against 6 + 2
+    assert state["last_battle"]["totals"] == [20, 8]
+    assert state["players"][ANNA]["weapons"] == 0
+
+
+def test_two_knock_outs_skip_two_turns():  # A-PA17
+    state = table_game()
+    state["players"][BRUNO]["knocked_out"] = 2
+    state = battle(state, 1, BRUNO, 2, ("2", "K"))  # Anna fails; Bruno is skipped
+    assert state["current"] == ANNA and state["players"][BRUNO]["knocked_out"] == 1
+    state = battle(state, 1, BRUNO, 2, ("2", "K"))
+    assert state["current"] == ANNA and state["players"][BRUNO]["knocked_out"] == 0
+    state = battle(state, 1, BRUNO, 2, ("2", "K"))
+    assert state["current"] == BRUNO
+
+
+def test_a_turned_figure_won_back_by_its_owner_rejoins_at_power_1():  # A-PA16
+    state = table_game()
+    hero = state["characters"][1]
+    hero.update(army=BRUNO, captured_by=None, power=1, controlled=True)  # turned by Bruno
+    state = battle(state, 0, BRUNO, 1, ("5", "2"))  # Anna's Tank beats her own Hero
+    hero = state["characters"][1]
+    assert hero["army"] == ANNA and hero["power"] == 1 and not hero["controlled"]
+
+
+def test_in_the_fast_game_a_shield_saves_the_figure_from_capture():  # A-PA12
+    state = table_game(fast_capture=True)
+    state["characters"][2]["shields"] = ["J"]
+    state = battle(state, 0, BRUNO, 2, ("5", "2"))
+    dragon = state["characters"][2]
+    assert dragon["army"] == BRUNO and dragon["power"] == 6 and dragon["shields"] == []
+
+
+def test_an_attacker_with_no_card_to_play_and_none_to_draw_passes():  # A-PA22
+    state = rig(_dealt_game(), ANNA, [[], ["2C", "5D", "6D"]])
+    state["characters"][0]["shields"] = state["deck"]  # every other card kept as a Shield
+    state["deck"], state["discard"] = [], []
+    assert_cards_conserved(state)
+    events = events_of(state, ANNA, {"type": "declare", "character": 0, "defender": BRUNO})
+    assert any(e["kind"] == "no_cards" for e in events)
+    after = act(state, ANNA, {"type": "declare", "character": 0, "defender": BRUNO})
+    assert after["current"] == BRUNO
+
+
+def test_a_combat_total_never_goes_below_zero():  # A-PA24
+    state = table_game()
+    state["characters"][2]["vulnerable"] = True
+    state["players"][BRUNO]["intimidated"] = 1
+    state = battle(state, 0, BRUNO, 2, ("2", "2"))  # Dragon: 2 + 0 − 5
+    assert state["last_battle"]["totals"][1] == 0
