@@ -28,6 +28,7 @@ from games.engine.errors import InvalidInput, RuleError
 from games.engine.errors import gettext_noop as _
 from games.engine.protocol import Engine, Event, Outcome, Result, State
 from games.engine.rng import SeededRandom
+from games.engine.state import copy_state
 from games.engine.validate import as_bool, as_choice, as_int, as_list, require
 from games.plastic_attack.cards import (
     BANDS,
@@ -234,14 +235,6 @@ def parse_options(raw: Mapping[str, Any] | None, seats: int) -> dict[str, Any]:
 # --------------------------------------------------------------------------
 # Helpers (also used by the bot and the presenter, on views)
 # --------------------------------------------------------------------------
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
 
 
 def dealt(state: Mapping[str, Any]) -> bool:
@@ -486,7 +479,7 @@ class PlasticAttackEngine:
     def apply(self, state: State, action: Any, seat: int | None = None) -> Result:
         if state["phase"] == "over":
             raise RuleError(_("The game is over."))
-        s = _copy(state)
+        s = copy_state(state)
         events: list[Event] = []
         if isinstance(action, Army):
             self._army(s, action, seat, events)
