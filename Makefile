@@ -52,6 +52,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/latency.py
 	$(BIN)/python benchmarks/page_size.py
 	$(BIN)/python benchmarks/search.py
+	$(BIN)/python benchmarks/plastic_attack_engine.py
 
 clean:
 	rm -rf $(VENV) staticfiles db.sqlite3

@@ -153,3 +153,54 @@ def test_online_with_the_bot_each_phone_sees_only_its_own_hand(catalogs):
     assert not any(f'data-card="{c}"' in page for c in bots)
     watcher = phone("tv").get(f"/w/{session.spectator_key}/").content.decode()
     assert '<p class="hand"' not in watcher
+
+
+def test_when_the_turn_timer_runs_out_the_waited_for_player_lays_their_lowest_card(catalogs):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from companion import services
+    from games.plastic_attack.cards import value_of
+
+    session = services.create_session(
+        game="plastic-attack",
+        seat_names=["Anna", "Bruno"],
+        options={"hands": "dealt"},
+        host_token="anna",
+        mode="online",
+        turn_seconds=30,
+    )
+    tokens = ("anna", "bruno")
+    for seat, token in enumerate(tokens):
+        services.claim_seat(session, seat, token)
+    figures = [
+        {"name": "Tank", "power": 8, "actions": ["luck"] * 3},
+        {"name": "Hero", "power": 7, "actions": ["luck"] * 3},
+    ]
+    for seat, token in enumerate(tokens):
+        services.submit_action(
+            session, {"type": "army", "characters": figures}, token=token, key=f"a{seat}"
+        )
+    session.refresh_from_db()
+    current = session.state["current"]
+    other = 1 - current
+    mine = 0 if current == 0 else 2
+    services.submit_action(
+        session,
+        {"type": "declare", "character": mine, "defender": other},
+        token=tokens[current],
+        key="d",
+    )
+    services.submit_action(
+        session, {"type": "defend", "character": 2 - mine}, token=tokens[other], key="f"
+    )
+    session.refresh_from_db()
+    lowest = min(session.state["hands"][current], key=value_of)
+    GameSession.objects.filter(pk=session.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    session.refresh_from_db()
+    assert services.enforce_deadline(session) == 2  # both players of the battle
+    session.refresh_from_db()
+    assert session.state["last_battle"]["cards"][0] == lowest
+    page = phone("anna").get(f"/s/{session.code}/").content.decode()
+    assert "Time ran out for" in page
