@@ -237,6 +237,21 @@
       htmx.trigger(el.form, "filters-changed");
     }
   });
+  // An army form's Power points left (Plastic Attack): counted as the player types.
+  document.addEventListener("input", function (event) {
+    var el = event.target;
+    if (!el.matches || !el.matches("[data-power]") || !el.form) return;
+    var out = el.form.querySelector("[data-budget]");
+    if (!out) return;
+    var used = 0;
+    el.form.querySelectorAll("[data-power]").forEach(function (input) {
+      used += parseInt(input.value || "0", 10) || 0;
+    });
+    var left = parseInt(out.dataset.budget, 10) - used;
+    out.dataset.over = left < 0 ? "1" : "";
+    out.textContent = (left < 0 ? out.dataset.overText : out.dataset.leftText)
+      .replace("{n}", String(Math.abs(left)));
+  });
   // Two inputs showing one value (the bid's slider and its number box).
   document.addEventListener("input", function (event) {
     var el = event.target;

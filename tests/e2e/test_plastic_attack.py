@@ -4,6 +4,8 @@ phone. Two phones are two browser contexts (own cookies, own seat)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -30,6 +32,9 @@ def build(page: Page, *figures: tuple[str, int, tuple[str, str, str]]) -> None:
         page.fill(f"#fig-{n}-power", str(power))
         for band, action in zip(("7-8", "9-10", "J-Q"), actions, strict=True):
             page.select_option(f"#fig-{n}-{band}", action)
+    left = 15 - sum(power for _name, power, _actions in figures)
+    # The points left, counted as the player types (in the phone's language).
+    expect(page.locator("[data-budget]")).to_have_text(re.compile(rf"^{left}\b"))
     page.locator("[data-army]").click()
 
 
