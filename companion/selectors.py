@@ -211,6 +211,10 @@ def table_context(
         tail = log_tail(session)
     undone, recent = set(tail.undone), list(tail.recent)
     last = last_effective_action(session, undone, recent)
+    if engine.seat_bound and last is not None and last.seat != viewer.seat:
+        # Nobody undoes another seat's move in such a game (services.undo): no
+        # button that would only be refused. (Its part is rendered per seat.)
+        undo_allowed = False
     view = engine.view(session.state, viewer.seat)
     context.update(
         history=history(session, seats, undone, rows=recent),

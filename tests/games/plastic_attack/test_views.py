@@ -204,3 +204,10 @@ def test_when_the_turn_timer_runs_out_the_waited_for_player_lays_their_lowest_ca
     assert session.state["last_battle"]["cards"][0] == lowest
     page = phone("anna").get(f"/s/{session.code}/").content.decode()
     assert "Time ran out for" in page
+
+
+def test_only_the_player_who_made_the_last_move_is_offered_its_undo(table):
+    session, anna, bruno = table
+    post(anna, session, army_form(("Tank", 8, ["luck"] * 3), ("Hero", 7, ["luck"] * 3)))
+    assert "data-undo" in anna.get(f"/s/{session.code}/").content.decode()
+    assert "data-undo" not in bruno.get(f"/s/{session.code}/").content.decode()
