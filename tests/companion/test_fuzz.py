@@ -132,6 +132,39 @@ socket_messages = st.one_of(
         ),
     ),
     st.text(min_size=3000, max_size=5000),
+    # Taps: this table's paths and others, any body ("{code}" is the table's code).
+    st.builds(
+        lambda path, body: json.dumps({"type": "tap", "path": path, "body": body}),
+        st.one_of(
+            st.sampled_from(["/s/{code}/act", "/s/{code}/undo", "/s/{code}/host", "/", ""]),
+            st.text(max_size=40),
+            st.integers(),
+        ),
+        st.one_of(
+            st.text(max_size=200),
+            st.builds(
+                "&".join,
+                st.lists(
+                    st.sampled_from(
+                        [
+                            "type=shot",
+                            "type=undo",
+                            "key=k1",
+                            "key=",
+                            "expected=1",
+                            "a.b.c.d=1",
+                            "hits.0.target=dozer",
+                            "hits.99.damage=1",
+                            "type=%00",
+                            "x=%ff",
+                        ]
+                    ),
+                    max_size=8,
+                ),
+            ),
+            st.none(),
+        ),
+    ),
 )
 
 
@@ -152,11 +185,13 @@ def test_garbage_on_the_socket_gets_an_answer_or_silence_never_an_error(make_ses
             if isinstance(message, bytes):
                 await ws.send_to(bytes_data=message)
             else:
-                await ws.send_to(text_data=message)
-        # Whatever came back is a message or a pong, never a crash of the socket.
+                await ws.send_to(text_data=message.replace("{code}", session.code))
+        # Whatever came back is a message, a pong or a refused tap, never a crash of
+        # the socket nor a tap the server failed on.
         while not await ws.receive_nothing(timeout=0.2):
             output = await ws.receive_output(timeout=1)
             assert output["type"] == "websocket.send", output
+            assert '"type": "failed"' not in (output.get("text") or ""), output
         await ws.disconnect()
 
     async_to_sync(run)()
