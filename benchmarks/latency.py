@@ -43,6 +43,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
+import random
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -100,6 +102,14 @@ class Watch:
     failure: str | None = None  # why the socket stopped, if it did
 
     answers: dict[str, asyncio.Future[dict]] = field(default_factory=dict)
+    pinger: asyncio.Task | None = None
+
+    async def ping_every(self, seconds: float) -> None:
+        """Beat a heart as app.js does: the revision shown, once a second."""
+        with contextlib.suppress(Exception):
+            while True:
+                await asyncio.sleep(seconds * (0.5 + random.random()))  # not all at once
+                await self.ws.send(json.dumps({"type": "ping", "revision": self.top}))
 
     async def run(self) -> None:
         try:
@@ -191,6 +201,10 @@ def action_fields(n: int) -> dict[str, str]:
     return {"type": "adjust", "player": SHOOTER, "field": "red", "delta": "1" if n % 2 else "-1"}
 
 
+#: Whether phones beat a heart on their socket once a second, as app.js does
+#: (``--pings``; off by default, as in the figures recorded before it existed).
+PINGS = False
+
 #: How a phone sends its taps: on its socket, as app.js does while the socket is
 #: open (``--taps post``: as POSTs, as it does while the socket is down).
 TAPS_ON_SOCKET = True
@@ -223,6 +237,8 @@ async def connect(table: Table, seat: int, gate: asyncio.Semaphore) -> float:
         ws = await table.phones[seat].socket(table.code, open_timeout=FRAME_TIMEOUT)
         watch = Watch(ws)
         watch.task = asyncio.create_task(watch.run())
+        if PINGS:
+            watch.pinger = asyncio.create_task(watch.ping_every(1.0))
         table.watches[seat] = watch
         if await watch.arrival(0, FRAME_TIMEOUT) is None:
             raise RuntimeError(f"no first frame on {table.code} seat {seat}")
@@ -322,6 +338,8 @@ async def close_all(tables: list[Table]) -> None:
     for w in watches:
         if w.task:
             w.task.cancel()
+        if w.pinger:
+            w.pinger.cancel()
     for table in tables:
         for phone in table.phones:
             phone.close()
@@ -607,7 +625,13 @@ def run_backend(backend: str, args: argparse.Namespace) -> list[dict[str, Any]]:
                     )
                 )
                 results.append(
-                    {"backend": backend, "keep_alive": KEEP_ALIVE, "taps": args.taps, **result}
+                    {
+                        "backend": backend,
+                        "keep_alive": KEEP_ALIVE,
+                        "taps": args.taps,
+                        "pings": PINGS,
+                        **result,
+                    }
                 )
             if args.paced and args.paced_sessions > 0:
                 print(
@@ -629,6 +653,7 @@ def run_backend(backend: str, args: argparse.Namespace) -> list[dict[str, Any]]:
                         "backend": backend,
                         "keep_alive": KEEP_ALIVE,
                         "taps": args.taps,
+                        "pings": PINGS,
                         "paced": True,
                         **result,
                     }
@@ -772,6 +797,11 @@ def main(argv: list[str] | None = None) -> int:
         "older than taps on the socket takes only these)",
     )
     parser.add_argument(
+        "--pings",
+        action="store_true",
+        help="phones send a heartbeat once a second, as real phones do",
+    )
+    parser.add_argument(
         "--paced",
         action="store_true",
         help="also run tables at a table's pace (default 200 tables = 1,000 sockets)",
@@ -806,8 +836,9 @@ def main(argv: list[str] | None = None) -> int:
         "group messages for a full channel)",
     )
     args = parser.parse_args(argv)
-    global KEEP_ALIVE, TAPS_ON_SOCKET
+    global KEEP_ALIVE, TAPS_ON_SOCKET, PINGS
     KEEP_ALIVE = not args.new_connections
+    PINGS = args.pings
     TAPS_ON_SOCKET = args.taps == "socket"
     if not args.redis_url.startswith(("redis://127.0.0.1", "redis://localhost")):
         parser.error("--redis-url must point at 127.0.0.1")
