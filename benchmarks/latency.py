@@ -45,6 +45,7 @@ import asyncio
 import contextlib
 import json
 import random
+import re
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -78,6 +79,7 @@ from tests.support.client import (
     tap_message,
 )
 
+REVISION = re.compile(r'<div id="status"[^>]*\bdata-revision="(\d+)"')
 SEATS = len(CHARACTERS)  # 5 players, 5 phones, 5 sockets per table
 SHOOTER = CHARACTERS[0]  # the first player; nobody ends a turn, so it stays theirs
 MAX_SHOTS_PER_TARGET = 8  # well below a kill (11): nobody dies mid-benchmark
@@ -103,13 +105,14 @@ class Watch:
 
     answers: dict[str, asyncio.Future[dict]] = field(default_factory=dict)
     pinger: asyncio.Task | None = None
+    revision: int = 0  # the revision the phone shows (#status[data-revision])
 
     async def ping_every(self, seconds: float) -> None:
         """Beat a heart as app.js does: the revision shown, once a second."""
         with contextlib.suppress(Exception):
             while True:
                 await asyncio.sleep(seconds * (0.5 + random.random()))  # not all at once
-                await self.ws.send(json.dumps({"type": "ping", "revision": self.top}))
+                await self.ws.send(json.dumps({"type": "ping", "revision": self.revision}))
 
     async def run(self) -> None:
         try:
@@ -125,6 +128,9 @@ class Watch:
                 version = frame_version(text)
                 if version is None:
                     continue  # an error message, not a full update
+                shown = REVISION.search(text)
+                if shown:
+                    self.revision = max(self.revision, int(shown.group(1)))
                 self.frame_bytes.append(len(text.encode()))
                 self.seen.append((now, version))
                 async with self.changed:

@@ -70,6 +70,10 @@ QUIET_SECONDS = 12.0
 MESSAGES_PER_SECOND = 4.0
 MESSAGE_BURST = 20
 DROPPED_BEFORE_CLOSE = 200
+#: A phone that still shows less than its socket sent this long ago could not
+#: apply a frame: it gets everything again. (A heartbeat that merely crossed a
+#: frame on the way, the usual case at a busy table, does not.)
+APPLY_SECONDS = 2.0
 
 
 class SessionConsumer(AsyncWebsocketConsumer):
@@ -108,6 +112,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         self.spectator_key = kwargs.get("spectator_key")
         self.spectator = self.spectator_key is not None
         self.sent = -1  # the newest revision this socket has sent
+        self._sent_at = 0.0  # when it sent it
         self._send_lock = asyncio.Lock()
         self._tap_lock = asyncio.Lock()
         self._shown = Shown()  # after a change, only the fragments that changed
@@ -197,7 +202,12 @@ class SessionConsumer(AsyncWebsocketConsumer):
             return
         known = table.snapshot.revision if table.snapshot is not None else 0
         await self.send(text_data=json.dumps({"type": "pong", "revision": max(known, self.sent)}))
-        if isinstance(shown, int) and not isinstance(shown, bool) and shown < self.sent:
+        if (
+            isinstance(shown, int)
+            and not isinstance(shown, bool)
+            and shown < self.sent
+            and time.monotonic() - self._sent_at >= APPLY_SECONDS
+        ):
             # The phone shows less than it was sent (a frame it could not apply).
             await self.refresh(full=True)
         table.verify_soon()
@@ -229,6 +239,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
             if snapshot.revision < self.sent or (snapshot.revision == self.sent and not full):
                 return
             self.sent = snapshot.revision
+            self._sent_at = time.monotonic()
             text = self._shown.everything(html) if full else self._shown.changes(html)
             if text and self.table is not None:
                 await self.send(text_data=text)

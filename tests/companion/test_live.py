@@ -10,7 +10,7 @@ import re
 import pytest
 from asgiref.sync import sync_to_async
 
-from companion import live, services
+from companion import consumers, live, services
 from companion.models import GameSession
 from tests.companion.test_consumers import communicator, new_session, phone_cookie
 from tests.conftest import next_key, shot
@@ -196,7 +196,8 @@ async def test_a_failure_after_commit_is_not_an_error_and_a_retry_changes_nothin
     assert stored.version == 1 and len(stored.state["players"][2]["damage"]) == 1
 
 
-async def test_a_phone_showing_an_old_revision_gets_the_current_one(make_session):
+async def test_a_phone_showing_an_old_revision_gets_the_current_one(make_session, monkeypatch):
+    monkeypatch.setattr(consumers, "APPLY_SECONDS", 0.0)  # as if it had had the time
     session = await new_session(make_session)
     ws = await _connected(session, "phone-b")
     await sync_to_async(services.submit_action)(
@@ -270,4 +271,19 @@ async def test_the_periodic_rejoin_reads_nothing_and_a_rejoin_after_a_failure_ch
     await live.relay().rejoin(verify=True)
     await asyncio.sleep(0.2)
     assert reads == [session.pk]
+    await ws.disconnect()
+
+
+async def test_a_heartbeat_crossing_a_frame_on_the_way_gets_no_second_copy(make_session):
+    # At a busy table a ping often leaves the phone while a newer frame is on its
+    # way: the phone is not behind, so the whole table is not sent again.
+    session = await new_session(make_session)
+    ws = await _connected(session, "phone-b")
+    await sync_to_async(services.submit_action)(
+        session, shot("dstructor", "dozer"), token="host", key=next_key()
+    )
+    assert 'data-version="1"' in await ws.receive_from(timeout=5)
+    await ws.send_to(text_data=json.dumps({"type": "ping", "revision": 0}))
+    assert json.loads(await ws.receive_from(timeout=5))["type"] == "pong"
+    assert await ws.receive_nothing(timeout=0.5)
     await ws.disconnect()
