@@ -196,7 +196,8 @@ def table_context(
         "can_edit": can_edit,
         "own_only": session.edit_policy == GameSession.EditPolicy.OWN,
         "waiting": [s for s in seats if s.index in waiting],
-        "has_bot": has_bot(session.game),
+        # A bot plays only when the app deals its cards (services.seat_bot).
+        "has_bot": has_bot(session.game) and session.mode == GameSession.Mode.ONLINE,
         # The viewer's own seat's rejoin link (a game with hidden cards): only ever
         # in the part rendered for that seat.
         "rejoin_url": _rejoin_url(session, seats, viewer),

@@ -427,11 +427,15 @@ def _after_change(
     seats: Sequence[Seat] | None = None,
     row: Action | None = None,
 ) -> None:
-    """Reset the deadline when new seats are waited for; wake bots; tell the sockets."""
+    """Reset the deadline when new seats are waited for; wake bots; tell the sockets.
+
+    Only a move the engine can play for a seat is timed (``default_action``): a
+    player building an army, say, has no clock running against them."""
     waiting = engine.waiting_for(locked.state)
-    if not locked.turn_seconds or not waiting:
+    timed = [s for s in waiting if engine.default_action(locked.state, s) is not None]
+    if not locked.turn_seconds or not timed:
         deadline = None
-    elif locked.deadline is None or not set(waiting) <= set(waiting_before):
+    elif locked.deadline is None or not set(timed) <= set(waiting_before):
         deadline = timezone.now() + timedelta(seconds=locked.turn_seconds)
     else:
         deadline = locked.deadline  # someone locked in: the others keep their clock
@@ -531,6 +535,8 @@ def seat_bot(session: GameSession, index: int, token: str) -> None:
     _require_open(session)
     if not has_bot(session.game):
         raise Conflict(_("This game has no bot."))
+    if session.mode != GameSession.Mode.ONLINE:
+        raise Conflict(_("The bot plays only online: at the table nobody could play its cards."))
     engine = get_engine(session.game)
     with transaction.atomic():
         locked = GameSession.objects.select_for_update().get(pk=session.pk)

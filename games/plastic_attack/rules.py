@@ -57,6 +57,20 @@ RECOVERY_POWER = ("roll", "start", "one")  # a recovered figure's new Power (A-P
 #: Special actions that need one of your own characters in the army as target.
 _OWN_TARGET = {"remedy", "luck", "shield"}
 PHASES = ("setup", "first", "declare", "defend", "cards", "special", "over")
+#: Events that say what a battle did (kept with it in ``last_battle["effects"]``).
+EFFECTS = frozenset(
+    {
+        "power_lost",
+        "shield_used",
+        "captured",
+        "won_back",
+        "out",
+        "winner",
+        "special",
+        "special_skipped",
+        "special_impossible",
+    }
+)
 
 
 # --------------------------------------------------------------------------
@@ -165,17 +179,26 @@ def parse_action(payload: Mapping[str, Any]) -> Action:
                 raise InvalidInput(_("“%(field)s” must be an object."), field="characters")
             if not row.get("name") and row.get("power") in (None, "") and not row.get("actions"):
                 continue  # an empty row of the army form
+            number = len(characters) + 1  # as the player counts the figures
+            if not isinstance(row.get("name"), str) or not row["name"].strip():
+                raise InvalidInput(_("Figure %(n)s needs a name."), n=number)
+            if row.get("power") in (None, ""):
+                raise InvalidInput(
+                    _("Figure %(n)s needs a Power from %(low)s to %(high)s."),
+                    n=number,
+                    low=MIN_POWER,
+                    high=MAX_POWER,
+                )
             actions = as_list(row.get("actions"), f"characters.{index}.actions", 3)
             if len(actions) != 3:
                 raise InvalidInput(
-                    _("Each character needs a special action on 7-8, 9-10 and J-Q."),
+                    _("Figure %(n)s needs a special action on each of 7-8, 9-10 and J-Q."),
+                    n=number,
                 )
             characters.append(
                 (
                     _name(row.get("name"), f"characters.{index}.name"),
-                    as_int(
-                        require(row, "power"), f"characters.{index}.power", MIN_POWER, MAX_POWER
-                    ),
+                    as_int(row["power"], f"characters.{index}.power", MIN_POWER, MAX_POWER),
                     (
                         as_choice(actions[0], f"characters.{index}.actions", SPECIALS),
                         as_choice(actions[1], f"characters.{index}.actions", SPECIALS),
@@ -403,6 +426,7 @@ class PlasticAttackEngine:
             "reversals": 0,
             "battle": None,
             "last_battle": None,
+            "skipped": [],  # players whose turn was just skipped (Knock Out)
             "die": None,
             "winner": None,
             "deck": [],
@@ -432,12 +456,14 @@ class PlasticAttackEngine:
         phase = state["phase"]
         if seat not in self.waiting_for(state):
             return None
+        chars = state["characters"]
         if phase == "declare":
-            army = army_of(state, seat)
+            strongest = max(army_of(state, seat), key=lambda c: chars[c]["power"])
             target = _next_alive(state, seat)
-            return {"type": "declare", "character": army[0], "defender": target}
+            return {"type": "declare", "character": strongest, "defender": target}
         if phase == "defend":
-            return {"type": "defend", "character": army_of(state, seat)[0]}
+            strongest = max(army_of(state, seat), key=lambda c: chars[c]["power"])
+            return {"type": "defend", "character": strongest}
         if phase == "cards" and dealt(state):
             hand = state["hands"][seat]
             return {"type": "card", "card": min(hand, key=value_of)} if hand else None
@@ -493,6 +519,9 @@ class PlasticAttackEngine:
             self._card(s, action, seat, events)
         else:
             self._special(s, action, seat, events)
+        if isinstance(action, Card | Special) and s["last_battle"] is not None:
+            # What the battle did, for the table to read where the battle is shown.
+            s["last_battle"]["effects"].extend(e for e in events if e["kind"] in EFFECTS)
         return Result(s, events)
 
     # -- set-up
@@ -511,9 +540,14 @@ class PlasticAttackEngine:
                 budget=BUDGET,
                 total=total,
             )
-        names = [name.casefold() for name, _power, _actions in action.characters]
-        if len(set(names)) != len(names):
-            raise RuleError(_("Each figure of an army is a different character."))
+        seen: set[str] = set()
+        for name, _power, _actions in action.characters:
+            if name.casefold() in seen:
+                raise RuleError(
+                    _("Two figures are called “%(name)s”: each figure is a different character."),
+                    name=name,
+                )
+            seen.add(name.casefold())
         for name, power, actions in action.characters:
             s["characters"].append(
                 {
@@ -583,10 +617,12 @@ class PlasticAttackEngine:
 
     def _start_turn(self, s: State, seat: int, events: list[Event], *, extra: bool = False) -> None:
         """``seat`` plays, unless Knocked Out (the skip is used up; next player)."""
+        s["skipped"] = []
         for _guard in range(len(s["players"]) * 8):
             player = s["players"][seat]
             if player["knocked_out"] and not extra:
                 player["knocked_out"] -= 1
+                s["skipped"].append(seat)
                 events.append({"kind": "skipped", "seat": seat})
                 seat = _next_alive(s, seat)
                 continue
@@ -733,7 +769,7 @@ class PlasticAttackEngine:
             "won": won,
         }
         events.append(result)
-        s["last_battle"] = result
+        s["last_battle"] = {**result, "effects": []}
         if dealt(s):
             s["table"].remove(d_card)
             s["discard"].append(d_card)
@@ -853,9 +889,10 @@ class PlasticAttackEngine:
             reference = (
                 target["power"] if s["options"]["luck"] == "current" else target["start_power"]
             )
-            if roll > reference:
+            improved = roll > reference
+            if improved:
                 target["power"] = roll
-            event.update(target=target["id"], roll=roll, power=target["power"])
+            event.update(target=target["id"], roll=roll, power=target["power"], improved=improved)
         elif special == "master-plan":
             players = [p for p in action.players if p in alive(s)]
             if not players:

@@ -29,6 +29,11 @@ def special_names() -> dict[str, str]:
     return {card.slug: card.name for card in cards_of("plastic-attack") if card.slug in SPECIALS}
 
 
+def special_text(slug: str) -> str:
+    """What a special action does, in the reader's language (from the catalog)."""
+    return next((c.text for c in cards_of("plastic-attack") if c.slug == slug), "")
+
+
 def card_label(card: str) -> str:
     """ "QH" → "Q♥"; a bare rank (the table's deck) stays as it is."""
     rank = rank_of(card)
@@ -155,7 +160,7 @@ class PlasticAttackPresenter:
             "armies": armies,
             "battle": self._battle(view, names),
             "last_battle": self._last_battle(view, names),
-            "die": view["die"],
+            "skipped": [names.get(seat, "") for seat in view.get("skipped", [])],
             "waiting": [names.get(s, "") for s in waiting],
             "hand": [{"card": c, "label": card_label(c)} for c in hand],
             "move": move,
@@ -197,8 +202,14 @@ class PlasticAttackPresenter:
             "defender": names.get(battle["defender"], ""),
             "defender_figure": chars[defender_char]["name"] if defender_char is not None else None,
             "cards": [
-                {"down": card is True, "label": card_label(card) if isinstance(card, str) else ""}
-                for card in battle["cards"]
+                {
+                    "who": names.get(seat, ""),
+                    "down": card is True,
+                    "label": card_label(card) if isinstance(card, str) else "",
+                }
+                for seat, card in zip(
+                    (battle["attacker"], battle["defender"]), battle["cards"], strict=True
+                )
             ],
         }
 
@@ -218,6 +229,13 @@ class PlasticAttackPresenter:
             "bonuses": last["bonuses"],
             "vulnerable": last["vulnerable"],
             "won": last["won"],
+            "tie": last["totals"][0] == last["totals"][1],
+            # What it did, in words: the Power lost or the capture, the special action.
+            "effects": [
+                line
+                for line in (self.describe(e, view, names) for e in last.get("effects", []))
+                if line
+            ],
         }
 
     def _move(
@@ -259,10 +277,16 @@ class PlasticAttackPresenter:
         return {
             "kind": "special",
             "action": specials.get(action, action),
+            "text": special_text(action),
             "slug": action,
             "band": battle["band"],
             "targets": [
-                {"id": t, "name": chars[t]["name"], "power": chars[t]["power"]}
+                {
+                    "id": t,
+                    "name": chars[t]["name"],
+                    # A captured figure has no Power until it comes back.
+                    "power": chars[t]["power"] if chars[t]["army"] is not None else None,
+                }
                 for t in (targets or [])
             ],
             "takes_target": targets is not None,
@@ -379,7 +403,9 @@ class PlasticAttackPresenter:
         name = special_names().get(action, action)
         details = {
             "remedy": _("%(figure)s rises to Power %(power)s."),
-            "luck": _("the die shows %(roll)s: %(figure)s is at Power %(power)s."),
+            "luck": _("the die shows %(roll)s: %(figure)s is now at Power %(power)s.")
+            if event.get("improved")
+            else _("the die shows %(roll)s, not enough: %(figure)s stays at Power %(power)s."),
             "mind-control": _("%(figure)s now fights for them at Power 1."),
             "recovery": _("%(figure)s comes back at Power %(power)s."),
             "sniper": _("%(figure)s is hit instead."),

@@ -103,6 +103,10 @@ def test_each_player_builds_an_army_on_their_own_phone_and_the_table_plays_a_bat
     assert session.state["characters"][2]["power"] == 5
     page = bruno.get(f"/s/{session.code}/").content.decode()
     assert "Anna uses Special Weapons." in page and "+5 on the next attack" in page
+    # Where the battle is shown it says what it did, and no tie where there was none.
+    effects = re.search(r"<ul class=\"effects\" data-effects>(.*?)</ul>", page, re.S).group(1)
+    assert "Dragon drops to Power 5." in effects and "Anna uses Special Weapons." in effects
+    assert "Anna wins." in page and "tie" not in page.split("data-winner")[1][:80]
 
 
 def test_a_player_cannot_play_for_another_and_bad_input_changes_nothing(table):
@@ -111,8 +115,14 @@ def test_a_player_cannot_play_for_another_and_bad_input_changes_nothing(table):
     assert "15 Power points" in post(
         anna, session, army_form(("Tank", 10, ["luck"] * 3), ("Hero", 9, ["luck"] * 3)), 409
     )
-    assert "7-8, 9-10 and J-Q" in post(
+    assert "Figure 1 needs a special action on each of 7-8, 9-10 and J-Q" in post(
         anna, session, army_form(("Tank", 5, ["luck", "", "luck"]), ("Hero", 5, ["luck"] * 3)), 400
+    )
+    assert "Figure 2 needs a Power" in post(
+        anna, session, army_form(("Tank", 5, ["luck"] * 3), ("Hero", "", ["luck"] * 3)), 400
+    )
+    assert "Two figures are called “tank”" in post(
+        anna, session, army_form(("Tank", 5, ["luck"] * 3), ("tank", 5, ["luck"] * 3)), 409
     )
     # Anna is the current player, but the armies are not built yet.
     assert "not what the game is waiting for" in post(
@@ -211,3 +221,38 @@ def test_only_the_player_who_made_the_last_move_is_offered_its_undo(table):
     post(anna, session, army_form(("Tank", 8, ["luck"] * 3), ("Hero", 7, ["luck"] * 3)))
     assert "data-undo" in anna.get(f"/s/{session.code}/").content.decode()
     assert "data-undo" not in bruno.get(f"/s/{session.code}/").content.decode()
+
+
+def test_at_the_table_no_bot_can_take_a_seat(catalogs):
+    anna = phone("anna")
+    session = create(anna)
+    page = anna.get(f"/s/{session.code}/").content.decode()
+    assert "Fill with a bot" not in page
+    response = anna.post(f"/s/{session.code}/seats/1/bot", HTTP_HX_REQUEST="true")
+    assert response.status_code == 409 and "only online" in response.content.decode()
+    assert not session.seats.get(index=1).bot
+
+
+def test_no_clock_runs_while_a_player_builds_an_army(catalogs):
+    from companion import services
+
+    session = services.create_session(
+        game="plastic-attack",
+        seat_names=["Anna", "Bruno"],
+        options={"hands": "dealt"},
+        host_token="anna",
+        mode="online",
+        turn_seconds=30,
+    )
+    services.claim_seat(session, 0, "anna")
+    services.claim_seat(session, 1, "bruno")
+    figures = [
+        {"name": "Tank", "power": 8, "actions": ["luck"] * 3},
+        {"name": "Hero", "power": 7, "actions": ["luck"] * 3},
+    ]
+    services.submit_action(session, {"type": "army", "characters": figures}, token="anna", key="a")
+    session.refresh_from_db()
+    assert session.state["phase"] == "setup" and session.deadline is None  # Bruno builds
+    services.submit_action(session, {"type": "army", "characters": figures}, token="bruno", key="b")
+    session.refresh_from_db()
+    assert session.deadline is not None  # now a turn is on: the attacker's clock runs
