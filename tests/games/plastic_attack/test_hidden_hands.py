@@ -13,42 +13,14 @@ from companion import services
 from companion.models import GameSession
 from games.plastic_attack.views import card_label
 from tests.companion.test_consumers import communicator, phone_cookie
+from tests.support.plastic_attack import online_war
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-ARMIES = (
-    [
-        {"name": "Tank", "power": 8, "actions": ["special-weapons", "sniper", "luck"]},
-        {"name": "Hero", "power": 7, "actions": ["remedy", "deception", "shield"]},
-    ],
-    [
-        {"name": "Dragon", "power": 6, "actions": ["knock-out", "vulnerability", "luck"]},
-        {"name": "Knight", "power": 5, "actions": ["intimidation", "master-plan", "shield"]},
-    ],
-)
-CARD = re.compile(r'data-card="([^"]+)"|<span class="playing-card">([^<]+)</span>')
 
 
 @sync_to_async
 def dealt_war(catalogs) -> GameSession:
-    session = services.create_session(
-        game="plastic-attack",
-        seat_names=["Anna", "Bruno"],
-        options={"hands": "dealt"},
-        host_token="anna",
-        mode="online",
-    )
-    for seat, token in enumerate(("anna", "bruno")):
-        services.claim_seat(session, seat, token)
-    for seat, token in enumerate(("anna", "bruno")):
-        services.submit_action(
-            session,
-            {"type": "army", "characters": ARMIES[seat]},
-            token=token,
-            key=f"army-{seat}",
-        )
-    session.refresh_from_db()
-    return session
+    return online_war()
 
 
 def hand_shown(frame: str) -> set[str]:

@@ -172,38 +172,20 @@ def test_when_the_turn_timer_runs_out_the_waited_for_player_lays_their_lowest_ca
 
     from companion import services
     from games.plastic_attack.cards import value_of
+    from tests.support.plastic_attack import TOKENS, online_war
 
-    session = services.create_session(
-        game="plastic-attack",
-        seat_names=["Anna", "Bruno"],
-        options={"hands": "dealt"},
-        host_token="anna",
-        mode="online",
-        turn_seconds=30,
-    )
-    tokens = ("anna", "bruno")
-    for seat, token in enumerate(tokens):
-        services.claim_seat(session, seat, token)
-    figures = [
-        {"name": "Tank", "power": 8, "actions": ["luck"] * 3},
-        {"name": "Hero", "power": 7, "actions": ["luck"] * 3},
-    ]
-    for seat, token in enumerate(tokens):
-        services.submit_action(
-            session, {"type": "army", "characters": figures}, token=token, key=f"a{seat}"
-        )
-    session.refresh_from_db()
+    session = online_war(turn_seconds=30)
     current = session.state["current"]
     other = 1 - current
     mine = 0 if current == 0 else 2
     services.submit_action(
         session,
         {"type": "declare", "character": mine, "defender": other},
-        token=tokens[current],
+        token=TOKENS[current],
         key="d",
     )
     services.submit_action(
-        session, {"type": "defend", "character": 2 - mine}, token=tokens[other], key="f"
+        session, {"type": "defend", "character": 2 - mine}, token=TOKENS[other], key="f"
     )
     session.refresh_from_db()
     lowest = min(session.state["hands"][current], key=value_of)
@@ -235,24 +217,12 @@ def test_at_the_table_no_bot_can_take_a_seat(catalogs):
 
 def test_no_clock_runs_while_a_player_builds_an_army(catalogs):
     from companion import services
+    from tests.support.plastic_attack import ARMIES, online_war
 
-    session = services.create_session(
-        game="plastic-attack",
-        seat_names=["Anna", "Bruno"],
-        options={"hands": "dealt"},
-        host_token="anna",
-        mode="online",
-        turn_seconds=30,
-    )
-    services.claim_seat(session, 0, "anna")
-    services.claim_seat(session, 1, "bruno")
-    figures = [
-        {"name": "Tank", "power": 8, "actions": ["luck"] * 3},
-        {"name": "Hero", "power": 7, "actions": ["luck"] * 3},
-    ]
-    services.submit_action(session, {"type": "army", "characters": figures}, token="anna", key="a")
-    session.refresh_from_db()
+    session = online_war(turn_seconds=30, armies=1)
     assert session.state["phase"] == "setup" and session.deadline is None  # Bruno builds
-    services.submit_action(session, {"type": "army", "characters": figures}, token="bruno", key="b")
+    services.submit_action(
+        session, {"type": "army", "characters": ARMIES[1]}, token="bruno", key="b"
+    )
     session.refresh_from_db()
     assert session.deadline is not None  # now a turn is on: the attacker's clock runs
