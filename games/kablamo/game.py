@@ -1,4 +1,6 @@
-"""Kablamo declares itself: for now a card catalog and a rules summary, no engine."""
+"""Kablamo declares itself: the table companion's engine, a card catalog and a rules
+summary (the phones' screens come next, so no session of it opens from the home page
+yet)."""
 
 from games.engine.declaration import Game
 
@@ -7,6 +9,8 @@ GAME = Game(
     name="Kablamo",
     module=__name__,
     players="2–5",
+    engine="rules:ENGINE",
     catalog="data/catalog.json",
     rules="data/rules.json",
+    pure_modules=("rules",),
 )

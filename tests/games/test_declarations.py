@@ -35,7 +35,17 @@ def test_the_declared_games_are_the_packages_with_a_declaration():
 
 def test_the_platform_lists_come_from_the_declarations():
     playable = [game.slug for game in DECLARED if game.engine]
-    assert engine_slugs() == playable == ["adrenaline", "munchkin", "plastic-attack", "shazamm"]
+    assert (
+        engine_slugs()
+        == playable
+        == [
+            "adrenaline",
+            "kablamo",
+            "munchkin",
+            "plastic-attack",
+            "shazamm",
+        ]
+    )
     assert [p.slug for p in presenters()] == [g.slug for g in DECLARED if g.presenter]
     assert bot_slugs() == ["plastic-attack", "shazamm"]
     assert has_bot("shazamm") and not has_bot("adrenaline") and not has_bot("kablamo")
@@ -43,17 +53,16 @@ def test_the_platform_lists_come_from_the_declarations():
     assert len(catalog_files()) == sum(1 for game in DECLARED if game.catalog)
 
 
-def test_games_without_an_engine_have_cards_and_rules_only():
-    for slug in ("kablamo",):
-        game = games()[slug]
-        assert game.engine is None and game.presenter is None
-        assert rules_of(slug) is not None
-        with pytest.raises(LookupError):
-            get_engine(slug)
-        with pytest.raises(LookupError):
-            presenter_for(slug)
-        with pytest.raises(LookupError):
-            get_bot(slug)
+def test_a_game_with_an_engine_but_no_screens_is_not_offered_yet():
+    game = games()["kablamo"]
+    assert game.engine is not None and game.presenter is None
+    assert rules_of("kablamo") is not None
+    assert get_engine("kablamo").slug == "kablamo"
+    with pytest.raises(LookupError):
+        presenter_for("kablamo")
+    with pytest.raises(LookupError):
+        get_bot("kablamo")
+    assert "kablamo" not in [p.slug for p in presenters()]
 
 
 @pytest.mark.parametrize("game", DECLARED, ids=lambda g: g.slug)
