@@ -1,6 +1,4 @@
-"""Kablamo declares itself: the table companion's engine, a card catalog and a rules
-summary (the phones' screens come next, so no session of it opens from the home page
-yet)."""
+"""Kablamo declares itself to the platform: see ``games.engine.declaration``."""
 
 from games.engine.declaration import Game
 
@@ -10,6 +8,8 @@ GAME = Game(
     module=__name__,
     players="2–5",
     engine="rules:ENGINE",
+    presenter="views:PRESENTER",
+    templates="kablamo",
     catalog="data/catalog.json",
     rules="data/rules.json",
     pure_modules=("rules",),

@@ -53,16 +53,11 @@ def test_the_platform_lists_come_from_the_declarations():
     assert len(catalog_files()) == sum(1 for game in DECLARED if game.catalog)
 
 
-def test_a_game_with_an_engine_but_no_screens_is_not_offered_yet():
-    game = games()["kablamo"]
-    assert game.engine is not None and game.presenter is None
-    assert rules_of("kablamo") is not None
-    assert get_engine("kablamo").slug == "kablamo"
-    with pytest.raises(LookupError):
-        presenter_for("kablamo")
-    with pytest.raises(LookupError):
-        get_bot("kablamo")
-    assert "kablamo" not in [p.slug for p in presenters()]
+def test_every_game_with_an_engine_has_its_screens_and_rules():
+    for game in DECLARED:
+        assert game.engine and game.presenter and rules_of(game.slug) is not None
+        assert get_engine(game.slug).slug == game.slug
+        assert presenter_for(game.slug).slug == game.slug
 
 
 @pytest.mark.parametrize("game", DECLARED, ids=lambda g: g.slug)

@@ -1,0 +1,52 @@
+"""Kablamo at a real table: one phone enters what a revolver fired, and the others
+see the resolution order and the elimination, live; one of them in Italian."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.test_munchkin import SESSION_URL, no_horizontal_scroll, wait_live
+
+pytestmark = [pytest.mark.e2e]
+
+
+def create(page: Page) -> str:
+    page.goto("/new/kablamo/")
+    page.fill("#name_0", "Anna")
+    page.fill("#name_1", "Bruno")
+    page.fill("#name_2", "Carla")
+    page.get_by_role("button", name="Create session").click()
+    page.wait_for_url(SESSION_URL)
+    wait_live(page)
+    return SESSION_URL.search(page.url).group(1)
+
+
+def test_a_reveal_on_one_phone_shows_the_order_and_the_elimination_on_the_others(phone_a, phone_b):
+    code = create(phone_a)
+    phone_b.goto(f"/j/{code}/")
+    wait_live(phone_b)
+    with phone_b.expect_navigation():
+        phone_b.select_option("#language", "it")
+    wait_live(phone_b)
+    phone_b.get_by_role("button", name="Siediti come Bruno").click()
+    for seat in range(3):
+        phone_a.locator(f"[data-loaded='{seat}']").click()
+    expect(phone_b.locator("[data-rotate]")).to_be_visible()
+    phone_b.locator("[data-rotate]").click()
+
+    # Anna's phone enters all three revolvers: a Click, a Kablamo, an empty chamber.
+    phone_a.locator("#reveal-0 [data-result=click]").click()
+    phone_a.locator("#reveal-1 [data-result=kablamo]").click()
+    phone_a.locator("#reveal-2 [data-result=empty]").click()
+
+    order = phone_b.locator("[data-order] li")
+    expect(order).to_have_count(2)
+    expect(order.nth(0)).to_contain_text("Click")
+    expect(order.nth(1)).to_contain_text("Kablamo")
+    expect(phone_b.locator("[data-player='1']")).to_contain_text("fuori")
+    expect(phone_b.locator("#history")).to_contain_text("Kablamo! Bruno è fuori.")
+    expect(phone_a.locator("#history")).to_contain_text("Kablamo! Bruno is out.")
+    expect(phone_a.locator("[data-next]")).to_be_visible()  # on to Replace
+    no_horizontal_scroll(phone_a)
+    no_horizontal_scroll(phone_b)

@@ -1,0 +1,111 @@
+"""Kablamo through the web, as the table's phones use it: set-up, loading, the reveal
+forms, the resolution order, assigning and applying a bullet, delayed effects, a
+high-velocity bullet from the hand, the box's list, and bad input refused."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from companion.models import GameSession
+from tests.conftest import phone
+
+pytestmark = pytest.mark.django_db
+KEYS = itertools.count()
+
+
+def post(client, session, fields: dict, status: int = 200) -> str:
+    response = client.post(
+        f"/s/{session.code}/act", {"key": f"k{next(KEYS)}", **fields}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == status, response.content.decode()[:600]
+    return response.content.decode()
+
+
+@pytest.fixture
+def table(catalogs):
+    anna = phone("anna")
+    response = anna.post("/new/kablamo/", {"name_0": "Anna", "name_1": "Bruno", "name_2": "Carla"})
+    assert response.status_code == 302, response.content.decode()[:500]
+    code = response["Location"].rstrip("/").rsplit("/", 1)[1]
+    session = GameSession.objects.get(code=code)
+    bruno = phone("bruno")
+    bruno.post(f"/s/{code}/seats/1/claim", HTTP_HX_REQUEST="true")
+    return session, anna, bruno
+
+
+def page(client, session) -> str:
+    return client.get(f"/s/{session.code}/").content.decode()
+
+
+def test_a_turn_at_the_table_from_loading_to_the_next_turn(table):
+    session, anna, bruno = table
+    assert "has loaded" in page(anna, session)
+    post(
+        anna,
+        session,
+        {"type": "add_bullet", "name": "Speed Load", "number": "12", "kind": "action"},
+    )
+    for seat in range(3):
+        post(anna, session, {"type": "loaded", "seat": str(seat)})
+    assert "Cylinders turned" in page(bruno, session)
+    post(bruno, session, {"type": "rotate"})
+    shown = page(anna, session)
+    for revolver in range(3):
+        assert f'id="reveal-{revolver}"' in shown and "This bullet" in shown
+    post(
+        anna,
+        session,
+        {
+            "type": "reveal",
+            "revolver": "0",
+            "result": "bullet",
+            "bullet": "speed-load",
+            "number": "",
+        },
+    )
+    post(
+        bruno,
+        session,
+        {"type": "reveal", "revolver": "1", "result": "click", "bullet": "speed-load"},
+    )
+    post(
+        anna,
+        session,
+        {"type": "reveal", "revolver": "2", "result": "kablamo", "bullet": "speed-load"},
+    )
+    shown = page(bruno, session)
+    order = shown[shown.index("data-order") : shown.index("</ol>", shown.index("data-order"))]
+    # Live bullets first (the Click, then Carla's Kablamo in seat order), then Speed Load.
+    assert order.index("Click") < order.index("Kablamo") < order.index("Speed Load (12)")
+    assert "Kablamo! Carla is out." in shown
+    assert "Anna assigns Speed Load (12) to:" in shown
+    post(anna, session, {"type": "assign", "target": "1"})
+    assert "Bruno applies Speed Load (12):" in page(bruno, session)
+    post(bruno, session, {"type": "settle", "outcome": "done"})
+    assert "Everyone has drawn" in page(anna, session)
+    post(anna, session, {"type": "next"})
+    post(anna, session, {"type": "next"})
+    session.refresh_from_db()
+    assert session.state["turn"] == 2 and session.state["phase"] == "rotate"
+
+
+def test_lights_out_and_a_delayed_effect_show_who_holds_what(table):
+    session, anna, bruno = table
+    for seat in range(3):
+        post(anna, session, {"type": "loaded", "seat": str(seat)})
+    post(bruno, session, {"type": "play", "seat": "1", "bullet": "lights-out", "other": "0"})
+    shown = page(anna, session)
+    assert "Bruno plays Lights Out on Anna." in shown
+    assert "Revolver 1</strong> · held by Bruno" in shown
+
+
+def test_bad_input_is_refused_and_changes_nothing(table):
+    session, anna, _bruno = table
+    before = GameSession.objects.get(pk=session.pk).version
+    post(anna, session, {"type": "rotate"}, 409)  # not loaded yet
+    post(anna, session, {"type": "reveal", "revolver": "9", "result": "click"}, 400)
+    post(anna, session, {"type": "add_bullet", "name": "", "number": "3", "kind": "action"}, 400)
+    post(anna, session, {"type": "play", "seat": "0", "bullet": "speed-load"}, 409)
+    assert GameSession.objects.get(pk=session.pk).version == before
