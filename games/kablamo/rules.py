@@ -442,6 +442,7 @@ class KablamoEngine:
             "repeat": [],  # revolvers firing again this turn (the Repeat phase), in order
             "owed": [],  # extra shots owed, fired once this resolution is over
             "marquis": False,
+            "emptied": {},  # revolver id (as text) → chambers its shots emptied this turn
             "winner": None,
             "nobody": False,
         }
@@ -551,6 +552,7 @@ class KablamoEngine:
         s["phase"] = "rotate"
         s["marquis"] = False
         s["repeat"], s["owed"], s["shot"], s["queue"] = [], [], {}, []
+        s["emptied"] = {}
         events.append({"kind": "turn", "turn": s["turn"]})
 
     def _rotate(self, s: State, action: Rotate, events: list[Event]) -> None:
@@ -585,6 +587,8 @@ class KablamoEngine:
                 bullet["number"] = number  # the box's number, learnt at its first reveal
             entry.update(bullet=action.bullet, number=number)
         s["shot"][key] = entry
+        if action.result != EMPTY:  # the fired bullet leaves its chamber
+            s["emptied"][key] = s["emptied"].get(key, 0) + 1
         events.append({"kind": "revealed", "revolver": action.revolver, **entry})
         if all(str(r) in s["shot"] for r in firing(s)):
             self._order(s, events)

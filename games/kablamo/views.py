@@ -145,6 +145,8 @@ class KablamoPresenter:
                 "loaded": player["loaded"],
                 "delayed": [self._delayed(view, b) for b in player["delayed"]],
                 "revolver": (rules.revolver_of(view, seat) or 0) + 1,
+                # Replace: one bullet per chamber emptied, as far as the app saw shots.
+                "draws": view["emptied"].get(str(rules.revolver_of(view, seat)), 0),
                 "me": seat == viewer.seat,
             }
             for seat, player in enumerate(view["players"])

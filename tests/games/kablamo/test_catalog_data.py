@@ -45,7 +45,7 @@ BULLETS = [
     ("lights-out", "Lights Out", "high-velocity-bullet", True, True),
 ]
 
-RULES_SECTIONS = ["goal", "setup", "turn", "effects", "scoring", "forgotten", "variants"]
+RULES_SECTIONS = ["goal", "setup", "turn", "effects", "scoring", "forgotten", "variants", "readings"]
 
 catalog = DATA.catalog
 rules = DATA.rules

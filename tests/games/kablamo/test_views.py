@@ -84,7 +84,10 @@ def test_a_turn_at_the_table_from_loading_to_the_next_turn(table):
     post(anna, session, {"type": "assign", "target": "1"})
     assert "Bruno applies Speed Load (12):" in page(bruno, session)
     post(bruno, session, {"type": "settle", "outcome": "done"})
-    assert "Everyone has drawn" in page(anna, session)
+    shown = page(anna, session)
+    assert "Everyone has drawn" in shown
+    # Replace: each player draws one per chamber their revolver fired this turn.
+    assert "Anna draws 1 bullet" in shown and "Bruno draws 1 bullet" in shown
     post(anna, session, {"type": "next"})
     post(anna, session, {"type": "next"})
     session.refresh_from_db()
