@@ -45,7 +45,16 @@ BULLETS = [
     ("lights-out", "Lights Out", "high-velocity-bullet", True, True),
 ]
 
-RULES_SECTIONS = ["goal", "setup", "turn", "effects", "scoring", "forgotten", "variants", "readings"]
+RULES_SECTIONS = [
+    "goal",
+    "setup",
+    "turn",
+    "effects",
+    "scoring",
+    "forgotten",
+    "variants",
+    "readings",
+]
 
 catalog = DATA.catalog
 rules = DATA.rules
