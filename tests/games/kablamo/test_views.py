@@ -112,3 +112,25 @@ def test_bad_input_is_refused_and_changes_nothing(table):
     post(anna, session, {"type": "add_bullet", "name": "", "number": "3", "kind": "action"}, 400)
     post(anna, session, {"type": "play", "seat": "0", "bullet": "speed-load"}, 409)
     assert GameSession.objects.get(pk=session.pk).version == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_undo_takes_back_a_mistaken_reveal(catalogs):
+    from companion import services
+
+    session = services.create_session(
+        game="kablamo", seat_names=["Anna", "Bruno"], options={}, host_token="anna"
+    )
+    services.claim_seat(session, 0, "anna")
+    for seat in (0, 1):
+        services.submit_action(
+            session, {"type": "loaded", "seat": seat}, token="anna", key=f"l{seat}"
+        )
+    services.submit_action(session, {"type": "rotate"}, token="anna", key="r")
+    applied = services.submit_action(
+        session, {"type": "reveal", "revolver": 1, "result": "kablamo"}, token="anna", key="k"
+    )
+    services.undo(session, token="anna", key="u", expected=applied.action.version)
+    session.refresh_from_db()
+    assert session.state["phase"] == "reveal" and session.state["shot"] == {}
+    assert all(p["alive"] for p in session.state["players"])
