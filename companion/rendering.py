@@ -25,8 +25,7 @@ from django.utils import translation
 
 from companion.fragments import Store, using
 from companion.models import GameSession, Seat
-from companion.selectors import LogTail, Viewer, table_context
-from games.engine.registry import get_engine
+from companion.selectors import LogTail, Viewer, shared_per_seat, table_context
 
 PERSONAL = "personal"
 SHARED = "shared"
@@ -51,8 +50,7 @@ def part_keys(session: GameSession, viewer: Viewer, language: str) -> PartKeys:
     part differs per seat only when the engine hides things per seat or each seat
     edits only its own board: otherwise every seated phone shares one render.
     """
-    engine = get_engine(session.game)
-    per_seat = engine.seat_bound or session.edit_policy == GameSession.EditPolicy.OWN
+    per_seat = shared_per_seat(session)
     return PartKeys(
         personal=(language, viewer.seat, viewer.is_host, viewer.spectator),
         shared=(language, viewer.can_act, viewer.spectator, viewer.seat if per_seat else None),

@@ -38,6 +38,37 @@ class Viewer:
         return not self.spectator and (self.seat is not None or self.is_host)
 
 
+@dataclass(frozen=True)
+class SharedViewer(Viewer):
+    """Whom a part rendered once for every seat is rendered for: no seat, no token,
+    no host flag, only whether the phone may act. A game's board sees this viewer
+    whenever its part is shared (``shared_per_seat`` is False), so nothing personal
+    can end up in a render that other phones are sent."""
+
+    acts: bool = False
+
+    @property
+    def can_act(self) -> bool:
+        return self.acts
+
+
+def shared_per_seat(session: GameSession) -> bool:
+    """Whether the shared part (board, controls, history) differs per seat: when the
+    engine hides things per seat (``seat_bound``) or each seat edits only its own
+    board. The one place this is decided (``rendering.part_keys`` keys on it)."""
+    engine = get_engine(session.game)
+    return engine.seat_bound or session.edit_policy == GameSession.EditPolicy.OWN
+
+
+def shown_to(session: GameSession, viewer: Viewer) -> Viewer:
+    """The viewer a shared part is rendered for."""
+    if shared_per_seat(session):
+        return viewer
+    return SharedViewer(
+        token="", seat=None, is_host=False, spectator=viewer.spectator, acts=viewer.can_act
+    )
+
+
 def viewer_for(
     session: GameSession, seats: list[Seat], token: str, *, spectator: bool = False
 ) -> Viewer:
@@ -216,11 +247,14 @@ def table_context(
         # Nobody undoes another seat's move in such a game (services.undo): no
         # button that would only be refused. (Its part is rendered per seat.)
         undo_allowed = False
-    view = engine.view(session.state, viewer.seat)
+    board_viewer = shown_to(session, viewer)
+    view = engine.view(session.state, board_viewer.seat)
     context.update(
         history=history(session, seats, undone, rows=recent),
         undo_version=last.version if last and undo_allowed else None,
         undo_label=undo_label(presenter, last, session, seats) if last and undo_allowed else "",
-        game=presenter.context(session, view, viewer, seats, can_edit, last.events if last else []),
+        game=presenter.context(
+            session, view, board_viewer, seats, can_edit, last.events if last else []
+        ),
     )
     return context

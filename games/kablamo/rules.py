@@ -577,9 +577,17 @@ class KablamoEngine:
             raise RuleError(_("What that revolver fired is already entered."))
         entry: dict[str, Any] = {"result": action.result, "bullet": "", "number": None}
         if action.result == "bullet":
+            if not action.bullet:
+                raise RuleError(_("Choose which bullet came up."))
             bullet = s["bullets"].get(action.bullet)
             if bullet is None:
                 raise RuleError(_("Add that bullet to the table's list first."))
+            if None not in (action.number, bullet["number"]) and action.number != bullet["number"]:
+                raise RuleError(
+                    _("%(name)s is number %(number)s on the table's list."),
+                    name=bullet["name"],
+                    number=bullet["number"],
+                )
             number = action.number if action.number is not None else bullet["number"]
             if number is None:
                 raise RuleError(_("Enter the number printed on %(name)s."), name=bullet["name"])
@@ -587,8 +595,8 @@ class KablamoEngine:
                 bullet["number"] = number  # the box's number, learnt at its first reveal
             entry.update(bullet=action.bullet, number=number)
         s["shot"][key] = entry
-        if action.result != EMPTY:  # the fired bullet leaves its chamber
-            s["emptied"][key] = s["emptied"].get(key, 0) + 1
+        # After a shot the chamber is empty, whatever it held: one bullet to draw.
+        s["emptied"][key] = s["emptied"].get(key, 0) + 1
         events.append({"kind": "revealed", "revolver": action.revolver, **entry})
         if all(str(r) in s["shot"] for r in firing(s)):
             self._order(s, events)
@@ -626,7 +634,7 @@ class KablamoEngine:
                     events.append({"kind": "marquis_saves", "seat": entry["owner"]})
                 else:
                     events.append({"kind": "kablamo", "seat": entry["owner"]})
-                    self._kill(s, entry["owner"], events)
+                    self._kill(s, entry["owner"], events, said=True)
             else:
                 events.append({"kind": "click", "seat": entry["owner"]})
         self._skip_the_dead(s, events)
@@ -678,7 +686,11 @@ class KablamoEngine:
         entry["status"] = action.outcome
         if action.outcome == "delayed":
             if action.place == "revolver":
-                s["revolvers"][entry["revolver"]]["delayed"].append(entry["bullet"])
+                # On the revolver of the player it was played on (the rulebook: "in
+                # the corner of your revolver"), which travels with it.
+                holder = revolver_of(s, entry["target"])
+                revolver = entry["revolver"] if holder is None else holder
+                s["revolvers"][revolver]["delayed"].append(entry["bullet"])
             else:
                 s["players"][entry["target"]]["delayed"].append(entry["bullet"])
         events.append(
@@ -772,12 +784,14 @@ class KablamoEngine:
 
     # -- eliminations and the end
 
-    def _kill(self, s: State, seat: int, events: list[Event]) -> None:
+    def _kill(self, s: State, seat: int, events: list[Event], *, said: bool = False) -> None:
+        """``said``: the event that killed them says so already (a Kablamo)."""
         player = s["players"][seat]
         player["alive"] = False
         player["out_turn"] = s["turn"]
         player["delayed"] = []  # what waited in front of them goes with them (A-K18)
-        events.append({"kind": "eliminated", "seat": seat})
+        if not said:
+            events.append({"kind": "eliminated", "seat": seat})
 
     def _ended(self, s: State, events: list[Event]) -> bool:
         living = alive(s)

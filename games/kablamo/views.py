@@ -3,6 +3,7 @@ its reminder, the reveal, the resolution order, the delayed effects, the history
 
 from __future__ import annotations
 
+import zlib
 from typing import Any
 
 from django.http import QueryDict
@@ -132,6 +133,7 @@ class KablamoPresenter:
                     and revolver["id"] in firing
                     and rules.CYLINDER in revolver["delayed"],
                     "fires": revolver["id"] in firing,
+                    "owes": revolver["id"] in view["owed"],
                     "shot": bullet_label(view, shot["result"], shot["bullet"], shot["number"])
                     if shot
                     else None,
@@ -147,7 +149,6 @@ class KablamoPresenter:
                 "revolver": (rules.revolver_of(view, seat) or 0) + 1,
                 # Replace: one bullet per chamber emptied, as far as the app saw shots.
                 "draws": view["emptied"].get(str(rules.revolver_of(view, seat)), 0),
-                "me": seat == viewer.seat,
             }
             for seat, player in enumerate(view["players"])
         ]
@@ -174,7 +175,10 @@ class KablamoPresenter:
         return {
             "phase": phase,
             "phase_name": PHASE_NAMES.get(phase, phase),
-            "reminder": REMINDERS.get(phase, ""),
+            "reminder": _("Only the revolvers that fire again turn: revolver %(list)s.")
+            % {"list": ", ".join(str(r + 1) for r in view["repeat"])}
+            if phase == "rotate" and view["repeat"]
+            else REMINDERS.get(phase, ""),
             "turn": view["turn"],
             "repeat": bool(view["repeat"]),
             "marquis": view["marquis"],
@@ -193,12 +197,19 @@ class KablamoPresenter:
             "to_load": [
                 (s, names.get(s, "")) for s in rules.alive(view) if not view["players"][s]["loaded"]
             ],
-            "to_reveal": [r for r in revolvers if r["fires"] and r["shot"] is None],
+            "to_reveal": [r for r in revolvers if r["fires"] and r["shot"] is None]
+            if phase == "reveal"
+            else [],
+            # The reveal forms are kept while filled in, unless the list they offer changed.
+            "list_key": zlib.crc32(
+                "|".join(f"{b['slug']}:{b['number']}" for b in bullets).encode()
+            ),
+            "owed": [r + 1 for r in view["owed"]],
+            "repeating": [r + 1 for r in view["repeat"]],
             "bullets": [b for b in bullets if b["kind"] == "action"],
             "fast_bullets": [b for b in bullets if b["kind"] == "high-velocity"],
             "hardcore": view["options"]["variant"] == "hardcore",
             "can_edit": can_edit,
-            "viewer_seat": viewer.seat,
             "over": phase == "over",
             "winner": names.get(view["winner"]) if view["winner"] is not None else None,
             "nobody": view["nobody"],
@@ -267,7 +278,7 @@ class KablamoPresenter:
                 "who": who(event["target"]),
             }
         if kind == "settled":
-            text = {
+            text: str = {
                 "done": _("%(bullet)s: done."),
                 "misfired": _("%(bullet)s misfires."),
                 "delayed": _("%(bullet)s waits on the revolver.")
@@ -305,7 +316,11 @@ class KablamoPresenter:
             }
         if kind == "nobody_wins":
             return _("The last players fell together: nobody wins.")
-        return ""  # replaced, reloaded: the phase line says it
+        if kind == "replaced":
+            return _("Everyone has drawn their bullets.")
+        if kind == "reloaded":
+            return _("Everyone has reloaded.")
+        return ""
 
 
 PRESENTER: Presenter = KablamoPresenter()

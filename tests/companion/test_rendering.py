@@ -124,3 +124,31 @@ def test_every_change_a_phone_sees_bumps_the_revision(make_session):
         change()
         revisions.append(GameSession.objects.get(pk=session.pk).revision)
     assert revisions == sorted(set(revisions)), revisions
+
+
+def test_a_board_shared_by_every_seat_never_sees_whose_phone_it_is(make_session, monkeypatch):
+    # Safe by construction: a part rendered once for all seats is rendered for a
+    # viewer without a seat, token or host flag, so a game's board cannot put
+    # "you" (or anything else personal) into HTML other phones are sent.
+    from games.adrenaline.views import PRESENTER
+
+    session = make_session()
+    tokens = _sit_everyone(session)
+    seen = []
+    real = PRESENTER.context
+
+    def spying(session, view, viewer, seats, can_edit, last_events):
+        seen.append(viewer)
+        return real(session, view, viewer, seats, can_edit, last_events)
+
+    monkeypatch.setattr(PRESENTER, "context", spying)
+    frames = [_frame(session, token) for token in tokens]
+    assert seen and all(v.seat is None and not v.token and not v.is_host for v in seen)
+    assert all(v.can_act for v in seen)  # seated phones may still act
+    shared = [f[f.index('id="board"') :] for f in frames]
+    assert len(set(shared)) == 1  # every seat is sent the same board
+    # Where each seat edits only its own board, the board is per seat and knows it.
+    seen.clear()
+    GameSession.objects.filter(pk=session.pk).update(edit_policy="own")
+    _frame(session, tokens[1])
+    assert seen[-1].seat == 1

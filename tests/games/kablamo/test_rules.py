@@ -116,7 +116,7 @@ def test_marquis_played_after_the_fire_saves_nobody_already_shot():
 
 def test_lights_out_swaps_revolvers_with_what_is_delayed_on_them():
     state = fire(table(), r0="cylinder-malfunction", r1="empty", r2="empty")
-    state = resolve(state, CARLA, "delayed", "revolver")  # on Anna's revolver (0)
+    state = resolve(state, ANNA, "delayed", "revolver")  # played on Anna: on her revolver
     assert state["revolvers"][0]["delayed"] == ["cylinder-malfunction"]
     state = act(act(state, {"type": "next"}), {"type": "next"})
     state = act(state, {"type": "play", "seat": ANNA, "bullet": "lights-out", "other": BRUNO})
@@ -131,9 +131,10 @@ def test_lights_out_swaps_revolvers_with_what_is_delayed_on_them():
 
 def test_cylinder_malfunctions_stack_one_per_shot():  # A-K16
     state = fire(table(), r0="cylinder-malfunction", r1="cylinder-malfunction", r2="empty")
-    state = resolve(state, ANNA, "delayed", "revolver")  # on revolver 0
-    state = resolve(state, ANNA, "delayed", "revolver")  # on revolver 1
+    state = resolve(state, ANNA, "delayed", "revolver")  # on Anna's revolver (0)
+    state = resolve(state, BRUNO, "delayed", "revolver")  # on Bruno's revolver (1)
     assert state["revolvers"][0]["delayed"] == ["cylinder-malfunction"]
+    assert state["revolvers"][1]["delayed"] == ["cylinder-malfunction"]
     state["revolvers"][2]["delayed"] = ["cylinder-malfunction", "cylinder-malfunction"]
     state = act(act(state, {"type": "next"}), {"type": "next"})
     assert events(state, {"type": "rotate"})[0]["anticlockwise"] == [0, 1, 2]
@@ -244,3 +245,32 @@ def test_random_games_always_end_replay_the_same_and_the_dead_never_fire(players
     for payload in log:
         replay = act(replay, payload)
     assert replay == state
+
+
+def test_a_delayed_effect_on_a_revolver_goes_on_the_revolver_of_the_player_it_was_played_on():
+    state = fire(table(), r0="empty", r1="empty", r2="cylinder-malfunction")
+    state = resolve(state, BRUNO, "delayed", "revolver")  # Carla's bullet, played on Bruno
+    assert state["revolvers"][1]["delayed"] == ["cylinder-malfunction"]
+    assert state["revolvers"][2]["delayed"] == []
+
+
+def test_a_listed_bullet_keeps_its_number_and_a_bullet_must_be_chosen():
+    state = act(table(2), {"type": "rotate"})
+    with pytest.raises(RuleError, match="number 12 on the table's list"):
+        act(
+            state,
+            {
+                "type": "reveal",
+                "revolver": 0,
+                "result": "bullet",
+                "bullet": "speed-load",
+                "number": 9,
+            },
+        )
+    with pytest.raises(RuleError, match="Choose which bullet"):
+        act(state, {"type": "reveal", "revolver": 0, "result": "bullet", "bullet": ""})
+
+
+def test_every_shot_empties_a_chamber_to_refill_at_replace():
+    state = fire(table(), r0="empty", r1="click", r2="speed-load")
+    assert state["emptied"] == {"0": 1, "1": 1, "2": 1}
