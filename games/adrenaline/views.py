@@ -449,8 +449,11 @@ def prefill(
 
     Each chosen effect hits the targets in the order they were picked, up to its
     target count; an effect marked ``new_targets`` (Lock Rifle's second lock,
-    T.H.O.R.'s chain) starts after the targets earlier effects used. The table
-    then adjusts what the helper cannot know (who stood where).
+    T.H.O.R.'s chain) starts after the targets earlier effects used, and one with
+    ``starts_at`` at that pick (Machine Gun's turret tripod: the *other* target
+    first). A list of damages goes by pick order (Hellion: 1 to the target, 0 to the
+    others on its square, who take only its marks). The table then adjusts what the
+    helper cannot know (who stood where).
     """
     totals = {target: [0, 0] for target in targets}
     if weapon is None:
@@ -459,7 +462,7 @@ def prefill(
     for effect in weapon["effects"]:
         if effect["slug"] not in effects:
             continue
-        start = used if effect.get("new_targets") else 0
+        start = used if effect.get("new_targets") else effect.get("starts_at", 0)
         reach = effect.get("max_targets")
         hit = targets[start:] if reach is None else targets[start : start + max(reach, 0)]
         damages = _effect_pairs(effect)
