@@ -107,6 +107,32 @@ WEAPONS: dict[str, tuple[str, ...]] = {
     "shockwave": ("yellow",),
     "sledgehammer": ("yellow",),
 }
+#: What each effect of a weapon costs on top of the shot (its card; the catalog
+#: ``games/adrenaline/data/catalog.json`` says the same, and a test keeps them so).
+EFFECT_COSTS: dict[str, dict[str, tuple[str, ...]]] = {
+    "lock-rifle": {"basic": (), "second-lock": ("red",)},
+    "machine-gun": {"basic": (), "focus-shot": ("yellow",), "turret-tripod": ("blue",)},
+    "thor": {"basic": (), "chain-reaction": ("blue",), "high-voltage": ("blue",)},
+    "plasma-gun": {"basic": (), "phase-glide": (), "charged-shot": ("blue",)},
+    "whisper": {"basic": ()},
+    "electroscythe": {"basic": (), "reaper": ("blue", "red")},
+    "tractor-beam": {"basic": (), "punisher": ("red", "yellow")},
+    "vortex-cannon": {"basic": (), "black-hole": ("red",)},
+    "furnace": {"basic": (), "cozy-fire": ()},
+    "heatseeker": {"basic": ()},
+    "hellion": {"basic": (), "nano-tracer": ("red",)},
+    "flamethrower": {"basic": (), "barbecue": ("yellow", "yellow")},
+    "grenade-launcher": {"basic": (), "extra-grenade": ("red",)},
+    "rocket-launcher": {"basic": (), "rocket-jump": ("blue",), "fragmenting-warhead": ("yellow",)},
+    "railgun": {"basic": (), "piercing": ()},
+    "cyberblade": {"basic": (), "shadowstep": (), "slice-and-dice": ("yellow",)},
+    "zx-2": {"basic": (), "scanner": ()},
+    "shotgun": {"basic": (), "long-barrel": ()},
+    "power-glove": {"basic": (), "rocket-fist": ("blue",)},
+    "shockwave": {"basic": (), "tsunami": ("yellow",)},
+    "sledgehammer": {"basic": (), "pulverize": ("red",)},
+}
+
 WEAPON_NAMES: dict[str, str] = {
     "lock-rifle": "Lock Rifle",
     "machine-gun": "Machine Gun",
@@ -511,6 +537,21 @@ def _apply_shot(state: State, action: Shot) -> list[Event]:
                 player=_label(shooter),
                 weapon=WEAPON_NAMES[action.weapon],
             )
+        costs = EFFECT_COSTS[action.weapon]
+        unknown = [effect for effect in action.effects if effect not in costs]
+        if unknown:
+            raise RuleError(
+                _("The %(weapon)s has no effect “%(effect)s”."),
+                weapon=WEAPON_NAMES[action.weapon],
+                effect=unknown[0],
+            )
+        # Optional effects and alternative modes cost cubes, as the card says.
+        paid = _pay_cost(
+            shooter,
+            [cube for effect in dict.fromkeys(action.effects) for cube in costs[effect]],
+            WEAPON_NAMES[action.weapon],
+            _("%(player)s is missing %(missing)s to pay for the %(weapon)s's effects."),
+        )
         held["loaded"] = False
         events.append(
             {
@@ -518,6 +559,7 @@ def _apply_shot(state: State, action: Shot) -> list[Event]:
                 "shooter": action.shooter,
                 "weapon": action.weapon,
                 "effects": list(action.effects),
+                "paid": paid,
             }
         )
 

@@ -255,10 +255,11 @@ class AdrenalinePresenter:
                 text += " " + _("%(target)s is killed!") % {"target": n(event["target"])}
             return text
         if kind == "weapon_used":
-            return _("%(shooter)s fires the %(weapon)s.") % {
-                "shooter": n(event["shooter"]),
-                "weapon": weapon_name(event["weapon"]),
-            }
+            values = {"shooter": n(event["shooter"]), "weapon": weapon_name(event["weapon"])}
+            if event.get("paid"):
+                values["cubes"] = ", ".join(CUBE_LABELS.get(c, c) for c in event["paid"])
+                return _("%(shooter)s fires the %(weapon)s (pays %(cubes)s).") % values
+            return _("%(shooter)s fires the %(weapon)s.") % values
         if kind == "scope":
             return _(
                 "%(shooter)s uses a Targeting Scope on %(target)s (pays a %(colour)s cube)."

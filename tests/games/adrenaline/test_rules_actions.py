@@ -256,14 +256,15 @@ def test_shooting_unloads_the_weapon_and_reloading_pays_the_full_cost() -> None:
             "shooter": "dozer",
             "hits": [{"target": "banshee", "damage": 2, "marks": 1}],
             "weapon": "lock-rifle",
-            "effects": ["basic", "second lock"],
+            "effects": ["basic", "second-lock"],
         },
     )
     assert result.events[0] == {
         "type": "weapon_used",
         "shooter": "dozer",
         "weapon": "lock-rifle",
-        "effects": ["basic", "second lock"],
+        "effects": ["basic", "second-lock"],
+        "paid": ["red"],  # the second lock costs a red cube
     }
     state = result.state
     assert player(state, "dozer")["weapons"] == [{"slug": "lock-rifle", "loaded": False}]
@@ -375,3 +376,25 @@ def test_apply_does_not_mutate_its_input() -> None:
     act(state, {"type": "shot", "shooter": "dozer", "hits": [{"target": "banshee", "damage": 2}]})
     act(state, {"type": "end_turn"})
     assert state == before
+
+
+def test_optional_effects_and_modes_cost_their_cubes_and_a_shot_not_paid_for_is_refused() -> None:
+    state = weapon(start(), "dozer", "pickup", "lock-rifle").state
+    shot = {
+        "type": "shot",
+        "shooter": "dozer",
+        "hits": [{"target": "banshee", "damage": 2, "marks": 1}, {"target": "violet", "marks": 1}],
+        "weapon": "lock-rifle",
+        "effects": ["basic", "second-lock"],
+    }
+    red = player(state, "dozer")["ammo"]["red"]
+    after = act(state, shot).state
+    assert player(after, "dozer")["ammo"]["red"] == red - 1
+    broke = adjust(state, "dozer", "red", -red)
+    with pytest.raises(RuleError) as error:
+        act(broke, shot)
+    assert error.value.params["missing"] == "1 red"
+    assert player(broke, "dozer")["weapons"] == [{"slug": "lock-rifle", "loaded": True}]
+    with pytest.raises(RuleError) as error:
+        act(state, {**shot, "effects": ["basic", "third-lock"]})
+    assert error.value.params["effect"] == "third-lock"

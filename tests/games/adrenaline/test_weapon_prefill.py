@@ -51,3 +51,17 @@ def test_optional_effects_are_used_with_the_basic_effect(catalogs, slug, effect)
     # The card-parts rule: an optional effect comes in addition to the basic one.
     found = next(e for e in weapon(slug)["effects"] if e["slug"] == effect)
     assert found["kind"] == "optional" and found["requires"] == "basic"
+
+
+def test_the_engine_charges_what_the_cards_say(catalogs):
+    # The pure engine keeps its own copy of the costs (it reads no files): it must
+    # be the catalog's, weapon by weapon and effect by effect.
+    from games.adrenaline.rules import EFFECT_COSTS, WEAPONS
+
+    cards = {c.slug: c.data for c in Card.objects.filter(game="adrenaline", kind="weapon")}
+    assert set(cards) == set(WEAPONS) == set(EFFECT_COSTS)
+    for slug, data in cards.items():
+        assert tuple(data["reload_cost"]) == WEAPONS[slug], slug
+        assert EFFECT_COSTS[slug] == {
+            e["slug"]: tuple(e.get("extra_cost") or ()) for e in data["effects"]
+        }, slug
