@@ -116,7 +116,13 @@ def new_session(request: HtmxHttpRequest, game: str) -> HttpResponse:
         for seat in setup.bot_seats:
             services.seat_bot(session, seat, token)
     except (ServiceError, EngineError) as error:
-        return _error_response(request, error, game)
+        if request.htmx:
+            return _error_response(request, error, game)
+        # The same form again, with the reason on top: not a dead end, and the page
+        # puts back what the player typed (app.js, data-keep-values).
+        context = presenter.setup_context(request.GET)
+        context.update(error=error_text(error, game), restore=True)
+        return render(request, "companion/new.html", context, status=status_for(error))
     return HttpResponseRedirect(reverse("session", args=[session.code]))
 
 

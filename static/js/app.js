@@ -252,6 +252,36 @@
     out.textContent = (left < 0 ? out.dataset.overText : out.dataset.leftText)
       .replace("{n}", String(Math.abs(left)));
   });
+  // A set-up form keeps what the player typed: saved when it is sent, put back
+  // when the server answers with the same form and a reason (data-restore-values).
+  function keptKey(form) { return "segnalino:" + form.dataset.keepValues; }
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.dataset || !form.dataset.keepValues) return;
+    var values = [];
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || el.type === "hidden" || el.type === "submit") return;
+      values.push([el.name, el.type === "checkbox" || el.type === "radio" ? (el.checked ? el.value : null) : el.value]);
+    });
+    try { sessionStorage.setItem(keptKey(form), JSON.stringify(values)); } catch (e) { /* private mode */ }
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    var form = document.querySelector("form[data-restore-values]");
+    if (!form) return;
+    var values = [];
+    try { values = JSON.parse(sessionStorage.getItem(keptKey(form)) || "[]") || []; } catch (e) { return; }
+    var seen = {};
+    values.forEach(function (pair) {
+      var name = pair[0], value = pair[1];
+      var fields = form.querySelectorAll("[name='" + name.replace(/'/g, "") + "']");
+      var index = seen[name] = (seen[name] || 0);
+      seen[name] += 1;
+      var el = fields[index];
+      if (!el) return;
+      if (el.type === "checkbox" || el.type === "radio") el.checked = value !== null;
+      else el.value = value;
+    });
+  });
   // Two inputs showing one value (the bid's slider and its number box).
   document.addEventListener("input", function (event) {
     var el = event.target;

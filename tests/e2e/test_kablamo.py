@@ -50,3 +50,18 @@ def test_a_reveal_on_one_phone_shows_the_order_and_the_elimination_on_the_others
     expect(phone_a.locator("[data-next]")).to_be_visible()  # on to Replace
     no_horizontal_scroll(phone_a)
     no_horizontal_scroll(phone_b)
+
+
+def test_a_set_up_mistake_keeps_what_was_typed(phone_a):
+    phone_a.goto("/new/kablamo/")
+    phone_a.fill("#name_0", "Anna")
+    phone_a.check("input[name=variant][value=hardcore]")
+    phone_a.check("input[name=mulligan]")
+    phone_a.get_by_role("button", name="Create session").click()
+    expect(phone_a.locator("#messages")).to_contain_text("needs 2 to 5 players")
+    expect(phone_a.locator("#name_0")).to_have_value("Anna")
+    expect(phone_a.locator("input[name=variant][value=hardcore]")).to_be_checked()
+    expect(phone_a.locator("input[name=mulligan]")).to_be_checked()
+    phone_a.fill("#name_1", "Bruno")
+    phone_a.get_by_role("button", name="Create session").click()
+    phone_a.wait_for_url(SESSION_URL)

@@ -134,3 +134,11 @@ def test_undo_takes_back_a_mistaken_reveal(catalogs):
     session.refresh_from_db()
     assert session.state["phase"] == "reveal" and session.state["shot"] == {}
     assert all(p["alive"] for p in session.state["players"])
+
+
+def test_a_set_up_mistake_shows_the_same_form_with_the_reason(catalogs):
+    response = phone("anna").post("/new/kablamo/", {"name_0": "Anna", "variant": "hardcore"})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "needs 2 to 5 players" in page
+    assert 'name="name_1"' in page and "data-restore-values" in page  # not a dead end
