@@ -83,6 +83,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
     channel_layer_alias = "no channel layer for sockets"
     session_id: int | None = None
     code: str = ""
+    game: str | None = None  # the session's game, to word a refusal in its terms
     table: live.Table | None = None
     token: str = ""
     gone = False  # the socket has closed
@@ -253,11 +254,10 @@ class SessionConsumer(AsyncWebsocketConsumer):
             await self._send_error(gettext_noop("That tap was not understood; reload the page."))
             return
         try:
-            data = QueryDict(body)
+            data: QueryDict | None = QueryDict(body)
         except (DjangoBadRequest, SuspiciousOperation):  # more fields than any form has
-            data = QueryDict()
-            body = "\x00"  # refused below as malformed
-        key = data.get("key", "")[: services.MAX_KEY_LENGTH]
+            data = None
+        key = data.get("key", "")[: services.MAX_KEY_LENGTH] if data is not None else ""
         async with self._tap_lock:
             answer = await database_sync_to_async(self._apply_tap)(path, body, data)
         if not self.gone:
@@ -274,9 +274,11 @@ class SessionConsumer(AsyncWebsocketConsumer):
             return None
         return match.url_name if codes.normalise(code) == self.code else None
 
-    def _apply_tap(self, path: str, body: str, data: QueryDict) -> dict[str, Any]:
+    def _apply_tap(self, path: str, body: str, data: QueryDict | None) -> dict[str, Any]:
         """In the database thread: the tap's answer, without its key."""
         try:
+            if data is None:
+                raise BadRequest(gettext_noop("That form has more fields than any of ours."))
             if "\x00" in path or "\x00" in body:
                 raise BadRequest(gettext_noop("The request holds a character that is not allowed."))
             name = self._tap_name(path)
@@ -286,11 +288,10 @@ class SessionConsumer(AsyncWebsocketConsumer):
                 raise Forbidden(gettext_noop("Watchers cannot change the game."))
             applied = taps.TAPS[name](self.code, data, self.token)
         except (ServiceError, EngineError) as error:
-            game = taps.game_of(self.code)
             with translation.override(self.language):
                 html = render_to_string(
                     "companion/partials/messages.html",
-                    {"error": error_text(error, game)},
+                    {"error": error_text(error, self.game)},
                 )
             return {"type": "refused", "status": status_for(error), "html": html}
         except Exception:
@@ -319,7 +320,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
                 session = services.find_session(code, ratelimit.client_of(self.scope))
         except (NotFound, TooMany):
             return None
-        self.code = session.code
+        self.code, self.game = session.code, session.game
         # Read here, off the event loop (session middleware loads it lazily).
         self.token = "" if self.spectator_key else phone_token(self.scope.get("session"))
         return session.pk

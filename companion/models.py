@@ -7,6 +7,8 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.registry import has_bot
+
 
 class GameSession(models.Model):
     class Mode(models.TextChoices):
@@ -51,6 +53,12 @@ class GameSession(models.Model):
     @property
     def is_ended(self) -> bool:
         return self.ended_at is not None
+
+    @property
+    def bots_allowed(self) -> bool:
+        """A bot can fill a seat: the game has one and the app deals its cards (online;
+        at the table nobody could play them)."""
+        return self.mode == self.Mode.ONLINE and has_bot(self.game)
 
 
 class Seat(models.Model):

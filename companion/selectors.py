@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 
 from companion.models import Action, GameSession, Seat
-from games.engine.registry import get_engine, has_bot
+from games.engine.registry import get_engine
 from games.views import presenter_for
 
 HISTORY_LENGTH = 15
@@ -227,8 +227,7 @@ def table_context(
         "can_edit": can_edit,
         "own_only": session.edit_policy == GameSession.EditPolicy.OWN,
         "waiting": [s for s in seats if s.index in waiting],
-        # A bot plays only when the app deals its cards (services.seat_bot).
-        "has_bot": has_bot(session.game) and session.mode == GameSession.Mode.ONLINE,
+        "has_bot": session.bots_allowed,
         # The viewer's own seat's rejoin link (a game with hidden cards): only ever
         # in the part rendered for that seat.
         "rejoin_url": _rejoin_url(session, seats, viewer),

@@ -533,9 +533,9 @@ def seat_bot(session: GameSession, index: int, token: str) -> None:
     """The host fills a free seat with the game's bot."""
     _require_host(session, token)
     _require_open(session)
-    if not has_bot(session.game):
-        raise Conflict(_("This game has no bot."))
-    if session.mode != GameSession.Mode.ONLINE:
+    if not session.bots_allowed:
+        if not has_bot(session.game):
+            raise Conflict(_("This game has no bot."))
         raise Conflict(_("The bot plays only online: at the table nobody could play its cards."))
     engine = get_engine(session.game)
     with transaction.atomic():

@@ -62,3 +62,17 @@ def as_list(value: Any, field: str, max_items: int) -> list[Any]:
             max=max_items,
         )
     return value
+
+
+def as_text(value: Any, field: str, max_length: int) -> str:
+    """A name a player typed: required, white space folded, at most ``max_length``."""
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInput(_("The field “%(field)s” is missing."), field=field)
+    text = " ".join(value.split())
+    if len(text) > max_length:
+        raise InvalidInput(
+            _("“%(field)s” must be a text of at most %(max)s characters."),
+            field=field,
+            max=max_length,
+        )
+    return text

@@ -26,11 +26,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.engine.actions import Payload
 from games.engine.errors import InvalidInput, RuleError
 from games.engine.errors import gettext_noop as _
 from games.engine.protocol import Engine, Event, Outcome, Result, State
 from games.engine.state import copy_state
-from games.engine.validate import as_bool, as_choice, as_int, require
+from games.engine.validate import as_bool, as_choice, as_int, as_text, require
 
 MIN_SEATS, MAX_SEATS = 2, 5
 VARIANTS = ("standard", "social", "hardcore")
@@ -74,147 +75,108 @@ MARQUIS, LIGHTS_OUT, CYLINDER = "marquis-of-queensbury-rules", "lights-out", "cy
 
 
 @dataclass(frozen=True)
-class AddBullet:
+class AddBullet(Payload):
     """A bullet of the table's box: its name, printed number and type."""
+
+    action_type = "add_bullet"
 
     name: str
     number: int
     kind: str
     delayed: str | None = None
 
-    def to_payload(self) -> dict[str, Any]:
-        payload: dict[str, Any] = {
-            "type": "add_bullet",
-            "name": self.name,
-            "number": self.number,
-            "kind": self.kind,
-        }
-        if self.delayed:
-            payload["delayed"] = self.delayed
-        return payload
-
 
 @dataclass(frozen=True)
-class Loaded:
+class Loaded(Payload):
+    action_type = "loaded"
+
     seat: int
 
-    def to_payload(self) -> dict[str, Any]:
-        return {"type": "loaded", "seat": self.seat}
+
+@dataclass(frozen=True)
+class Rotate(Payload):
+    action_type = "rotate"
 
 
 @dataclass(frozen=True)
-class Rotate:
-    def to_payload(self) -> dict[str, Any]:
-        return {"type": "rotate"}
-
-
-@dataclass(frozen=True)
-class Reveal:
+class Reveal(Payload):
     """What came up under a revolver's hammer: a live bullet, an empty chamber, or a
     bullet of the list (its printed number as the tile shows it)."""
+
+    action_type = "reveal"
 
     revolver: int
     result: str  # "kablamo" | "click" | "empty" | "bullet"
     bullet: str = ""
     number: int | None = None
 
-    def to_payload(self) -> dict[str, Any]:
-        payload: dict[str, Any] = {
-            "type": "reveal",
-            "revolver": self.revolver,
-            "result": self.result,
-        }
-        if self.bullet:
-            payload["bullet"] = self.bullet
-        if self.number is not None:
-            payload["number"] = self.number
-        return payload
-
 
 @dataclass(frozen=True)
-class Assign:
+class Assign(Payload):
     """The revolver's owner gives the bullet at the head of the order to a player."""
+
+    action_type = "assign"
 
     target: int
 
-    def to_payload(self) -> dict[str, Any]:
-        return {"type": "assign", "target": self.target}
-
 
 @dataclass(frozen=True)
-class Settle:
+class Settle(Payload):
     """What became of the assigned bullet: done, delayed (on the revolver or in front
     of the player), or misfired."""
+
+    action_type = "settle"
 
     outcome: str
     place: str = ""
 
-    def to_payload(self) -> dict[str, Any]:
-        payload: dict[str, Any] = {"type": "settle", "outcome": self.outcome}
-        if self.place:
-            payload["place"] = self.place
-        return payload
-
 
 @dataclass(frozen=True)
-class ExtraShot:
+class ExtraShot(Payload):
     """An effect makes a revolver fire again this turn (the Repeat phase)."""
+
+    action_type = "extra_shot"
 
     revolver: int
 
-    def to_payload(self) -> dict[str, Any]:
-        return {"type": "extra_shot", "revolver": self.revolver}
-
 
 @dataclass(frozen=True)
-class Play:
+class Play(Payload):
     """A high-velocity bullet played from the hand, at any moment of the turn.
     Lights Out names the other player (``other``); another bullet may name a target."""
+
+    action_type = "play"
 
     seat: int
     bullet: str
     other: int | None = None
 
-    def to_payload(self) -> dict[str, Any]:
-        payload: dict[str, Any] = {"type": "play", "seat": self.seat, "bullet": self.bullet}
-        if self.other is not None:
-            payload["other"] = self.other
-        return payload
-
 
 @dataclass(frozen=True)
-class ClearDelayed:
+class ClearDelayed(Payload):
     """A delayed effect has done its work: it leaves the revolver or the player."""
+
+    action_type = "clear_delayed"
 
     place: str
     index: int
     bullet: str
 
-    def to_payload(self) -> dict[str, Any]:
-        return {
-            "type": "clear_delayed",
-            "place": self.place,
-            "index": self.index,
-            "bullet": self.bullet,
-        }
-
 
 @dataclass(frozen=True)
-class Next:
+class Next(Payload):
     """The table has done this phase (Replace, Reload): go on."""
 
-    def to_payload(self) -> dict[str, Any]:
-        return {"type": "next"}
+    action_type = "next"
 
 
 @dataclass(frozen=True)
-class Eliminate:
+class Eliminate(Payload):
     """A player is out, by the table's own reckoning (a house bullet, a mistake)."""
 
-    seat: int
+    action_type = "eliminate"
 
-    def to_payload(self) -> dict[str, Any]:
-        return {"type": "eliminate", "seat": self.seat}
+    seat: int
 
 
 Action = (
@@ -246,16 +208,9 @@ def parse_action(payload: Mapping[str, Any]) -> Action:
         raise InvalidInput(_("The action must be an object."))
     kind = as_choice(require(payload, "type"), "type", ACTION_TYPES)
     if kind == "add_bullet":
-        name = require(payload, "name")
-        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-            raise InvalidInput(
-                _("“%(field)s” must be a text of at most %(max)s characters."),
-                field="name",
-                max=MAX_NAME,
-            )
         delayed = payload.get("delayed") or None
         return AddBullet(
-            " ".join(name.split()),
+            as_text(payload.get("name"), "name", MAX_NAME),
             as_int(require(payload, "number"), "number", 0, MAX_NUMBER),
             as_choice(require(payload, "kind"), "kind", KINDS),
             None if delayed is None else as_choice(delayed, "delayed", PLACES),
@@ -360,7 +315,7 @@ def head(state: Mapping[str, Any]) -> dict[str, Any] | None:
     return next((e for e in state["queue"] if e["status"] in ("pending", "assigned")), None)
 
 
-def legal_actions(state: Mapping[str, Any], seat: int | None = None) -> list[dict[str, Any]]:
+def legal_actions(state: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Payloads that move the game on now (for tests and the random player)."""
     phase = state["phase"]
     out: list[dict[str, Any]] = []

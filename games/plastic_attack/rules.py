@@ -24,12 +24,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.engine.actions import Payload
 from games.engine.errors import InvalidInput, RuleError
 from games.engine.errors import gettext_noop as _
 from games.engine.protocol import Engine, Event, Outcome, Result, State
 from games.engine.rng import SeededRandom
 from games.engine.state import copy_state
-from games.engine.validate import as_bool, as_choice, as_int, as_list, require
+from games.engine.validate import as_bool, as_choice, as_int, as_list, as_text, require
 from games.plastic_attack.cards import (
     BANDS,
     DECK,
@@ -96,75 +97,52 @@ class Army:
 
 
 @dataclass(frozen=True)
-class First:
+class First(Payload):
     """The table's own deck: who drew the Ace."""
+
+    action_type = "first"
 
     seat: int
 
-    def to_payload(self) -> dict[str, Any]:
-        return {"type": "first", "seat": self.seat}
-
 
 @dataclass(frozen=True)
-class Declare:
+class Declare(Payload):
+    action_type = "declare"
+
     character: int
     defender: int
 
-    def to_payload(self) -> dict[str, Any]:
-        return {"type": "declare", "character": self.character, "defender": self.defender}
-
 
 @dataclass(frozen=True)
-class Defend:
+class Defend(Payload):
+    action_type = "defend"
+
     character: int
 
-    def to_payload(self) -> dict[str, Any]:
-        return {"type": "defend", "character": self.character}
-
 
 @dataclass(frozen=True)
-class Card:
+class Card(Payload):
     """The battle card a player lays face down: a card of the hand ("QH"), or the
     rank of a card of the table's own deck ("Q")."""
 
-    card: str
+    action_type = "card"
 
-    def to_payload(self) -> dict[str, Any]:
-        return {"type": "card", "card": self.card}
+    card: str
 
 
 @dataclass(frozen=True)
-class Special:
+class Special(Payload):
     """The attacker's special action after a win (or ``use=False``: none)."""
+
+    action_type = "special"
 
     use: bool
     target: int | None = None
     players: tuple[int, ...] = field(default_factory=tuple)
 
-    def to_payload(self) -> dict[str, Any]:
-        payload: dict[str, Any] = {"type": "special", "use": self.use}
-        if self.target is not None:
-            payload["target"] = self.target
-        if self.players:
-            payload["players"] = list(self.players)
-        return payload
-
 
 Action = Army | First | Declare | Defend | Card | Special
 ACTION_TYPES = ("army", "first", "declare", "defend", "card", "special")
-
-
-def _name(raw: Any, field_name: str) -> str:
-    if not isinstance(raw, str) or not raw.strip():
-        raise InvalidInput(_("The field “%(field)s” is missing."), field=field_name)
-    name = " ".join(raw.split())
-    if len(name) > MAX_NAME:
-        raise InvalidInput(
-            _("“%(field)s” is too long (at most %(max)s characters)."),
-            field=field_name,
-            max=MAX_NAME,
-        )
-    return name
 
 
 def parse_action(payload: Mapping[str, Any]) -> Action:
@@ -197,7 +175,7 @@ def parse_action(payload: Mapping[str, Any]) -> Action:
                 )
             characters.append(
                 (
-                    _name(row.get("name"), f"characters.{index}.name"),
+                    as_text(row.get("name"), f"characters.{index}.name", MAX_NAME),
                     as_int(row["power"], f"characters.{index}.power", MIN_POWER, MAX_POWER),
                     (
                         as_choice(actions[0], f"characters.{index}.actions", SPECIALS),

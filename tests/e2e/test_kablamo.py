@@ -6,20 +6,13 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_munchkin import SESSION_URL, no_horizontal_scroll, wait_live
+from tests.e2e.pages import SESSION_URL, new_session, no_horizontal_scroll, wait_live
 
 pytestmark = [pytest.mark.e2e]
 
 
 def create(page: Page) -> str:
-    page.goto("/new/kablamo/")
-    page.fill("#name_0", "Anna")
-    page.fill("#name_1", "Bruno")
-    page.fill("#name_2", "Carla")
-    page.get_by_role("button", name="Create session").click()
-    page.wait_for_url(SESSION_URL)
-    wait_live(page)
-    return SESSION_URL.search(page.url).group(1)
+    return new_session(page, "kablamo", ["Anna", "Bruno", "Carla"])
 
 
 def test_a_reveal_on_one_phone_shows_the_order_and_the_elimination_on_the_others(phone_a, phone_b):

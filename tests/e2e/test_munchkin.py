@@ -6,37 +6,19 @@ Two phones are two browser contexts, so each has its own cookie and its own seat
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.pages import new_session, no_horizontal_scroll, wait_live
+
 pytestmark = [pytest.mark.e2e]
-
-SESSION_URL = re.compile(r"/s/([A-Z0-9]+)/$")
-# How long a phone waits for something another phone did to show up.
-LIVE_TIMEOUT_MS = 5_000
-
-
-def wait_live(page: Page) -> None:
-    page.wait_for_selector(
-        "#connection[data-state=live]", state="attached", timeout=LIVE_TIMEOUT_MS
-    )
 
 
 def create_table(page: Page) -> str:
     """Phone ``page`` sets up Anna, Bruno and Carla (Anna first) and sits as Anna."""
-    page.goto("/new/munchkin/")
-    page.fill("#name_0", "Anna")
-    page.fill("#name_1", "Bruno")
-    page.fill("#name_2", "Carla")
-    page.select_option("#sex_0", "female")
-    page.get_by_role("button", name="Create session").click()
-    page.wait_for_url(SESSION_URL)
-    wait_live(page)
-    match = SESSION_URL.search(page.url)
-    assert match, page.url
-    return match.group(1)
+    return new_session(
+        page, "munchkin", ["Anna", "Bruno", "Carla"], lambda p: p.select_option("#sex_0", "female")
+    )
 
 
 def join_and_sit(page: Page, code: str, name: str) -> None:
@@ -49,11 +31,6 @@ def join_and_sit(page: Page, code: str, name: str) -> None:
 def totals(page: Page, players: int, monsters: int) -> None:
     expect(page.locator("[data-total=players]")).to_have_text(str(players))
     expect(page.locator("[data-total=monsters]")).to_have_text(str(monsters))
-
-
-def no_horizontal_scroll(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"the page is {width}px wide on a 360px phone"
 
 
 def test_a_fight_set_up_on_one_phone_adds_up_live_on_the_other(phone_a, phone_b):

@@ -9,21 +9,13 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_munchkin import SESSION_URL, no_horizontal_scroll, wait_live
+from tests.e2e.pages import new_session, no_horizontal_scroll, wait_live
 
 pytestmark = [pytest.mark.e2e]
 
 
 def create(page: Page) -> str:
-    page.goto("/new/plastic-attack/")
-    page.fill("#name_0", "Anna")
-    page.fill("#name_1", "Bruno")
-    page.get_by_role("button", name="Create session").click()
-    page.wait_for_url(SESSION_URL)
-    wait_live(page)
-    match = SESSION_URL.search(page.url)
-    assert match, page.url
-    return match.group(1)
+    return new_session(page, "plastic-attack", ["Anna", "Bruno"])
 
 
 def build(page: Page, *figures: tuple[str, int, tuple[str, str, str]]) -> None:
@@ -82,13 +74,12 @@ def test_two_phones_build_their_armies_and_see_a_battle_judged_live(phone_a, pho
 
 
 def test_online_two_phones_lay_cards_secretly_and_reveal_together_one_in_italian(phone_a, phone_b):
-    phone_a.goto("/new/plastic-attack/")
-    phone_a.fill("#name_0", "Anna")
-    phone_a.fill("#name_1", "Bruno")
-    phone_a.check("input[name=mode][value=online]")
-    phone_a.get_by_role("button", name="Create session").click()
-    phone_a.wait_for_url(SESSION_URL)
-    code = SESSION_URL.search(phone_a.url).group(1)
+    code = new_session(
+        phone_a,
+        "plastic-attack",
+        ["Anna", "Bruno"],
+        lambda p: p.check("input[name=mode][value=online]"),
+    )
     phone_b.goto(f"/j/{code}/")
     wait_live(phone_b)
     with phone_b.expect_navigation():

@@ -233,6 +233,7 @@ def test_random_games_always_end_replay_the_same_and_the_dead_never_fire(players
         # extra shot (every one of them is legal).
         payload = rng.choice(moves if moves and rng.randint(0, 9) else options)
         action = ENGINE.parse_action(payload)
+        assert ENGINE.parse_action(action.to_payload()) == action  # the log replays it
         if payload["type"] == "reveal":
             owner = state["revolvers"][payload["revolver"]]["owner"]
             assert state["players"][owner]["alive"], "a dead player's revolver fired"

@@ -51,8 +51,10 @@ def play(options: dict[str, Any], players: int, seed: int) -> tuple[dict, list]:
         seats = waiting_for(state) or alive(state)  # "first": anyone says who drew the Ace
         seat = chooser.choice(seats)
         payload = chooser.choice(legal_actions(state, seat))
+        action = ENGINE.parse_action(payload)
+        assert ENGINE.parse_action(action.to_payload()) == action  # the log replays it
         before = copy.deepcopy(state)
-        result = ENGINE.apply(state, ENGINE.parse_action(payload), seat)
+        result = ENGINE.apply(state, action, seat)
         assert state == before, "apply mutated its input"
         state = result.state
         log.append((seat, payload))
