@@ -51,8 +51,6 @@ from companion.errors import (
     NotFound,
     ServiceError,
     TooMany,
-    error_text,
-    status_for,
 )
 from companion.identity import phone_token
 from companion.models import GameSession
@@ -289,11 +287,8 @@ class SessionConsumer(AsyncWebsocketConsumer):
             applied = taps.TAPS[name](self.code, data, self.token)
         except (ServiceError, EngineError) as error:
             with translation.override(self.language):
-                html = render_to_string(
-                    "companion/partials/messages.html",
-                    {"error": error_text(error, self.game)},
-                )
-            return {"type": "refused", "status": status_for(error), "html": html}
+                status, html = taps.refusal(error, self.game, path, data)
+            return {"type": "refused", "status": status, "html": html}
         except Exception:
             # Not the phone's fault, and maybe not applied: it sends the tap again
             # with the same key, which a committed tap recognises.

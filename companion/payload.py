@@ -16,7 +16,7 @@ from django.utils.translation import gettext_noop as _
 
 from companion.errors import BadRequest
 
-RESERVED = {"csrfmiddlewaretoken", "key", "expected", "next"}
+RESERVED = {"csrfmiddlewaretoken", "key", "expected", "next", "seen", "again"}
 MAX_INDEX = 9
 MAX_DEPTH = 3
 

@@ -34,6 +34,22 @@ logger = logging.getLogger(__name__)
 MAX_KEY_LENGTH = 64
 MAX_NAME_LENGTH = 40
 MAX_TURN_SECONDS = 600
+#: Another phone recorded the very same move this recently, and this phone had not
+#: yet seen it: the common double entry at a table. It asks before applying.
+REPEAT_SECONDS = 10
+
+
+class RepeatSuspected(Conflict):
+    """The move a phone sends was just recorded by another phone it had not heard
+    from yet. ``earlier`` is that action; nothing was applied. Sent again with
+    ``again``, it is applied."""
+
+    def __init__(
+        self, message: str, *, earlier: Action, names: dict[int, str], **params: Any
+    ) -> None:
+        super().__init__(message, **params)
+        self.earlier = earlier
+        self.names = names  # the seats' names, to say what the earlier action did
 
 
 @dataclass(frozen=True)
@@ -323,7 +339,13 @@ def _acting_seat(
 
 
 def submit_action(
-    session: GameSession, payload: Mapping[str, Any], *, token: str, key: str
+    session: GameSession,
+    payload: Mapping[str, Any],
+    *,
+    token: str,
+    key: str,
+    seen: int | None = None,
+    again: bool = False,
 ) -> Applied:
     """Apply one game action. A repeated key returns the first result unchanged.
 
@@ -332,16 +354,38 @@ def submit_action(
     attempt back. A repeat the rules would now refuse (the state has moved on) is
     looked up on that error path, so it too gets the first result.
     """
-    return _submit({"pk": session.pk}, payload, token=token, key=key)
+    return _submit({"pk": session.pk}, payload, token=token, key=key, seen=seen, again=again)
 
 
-def submit_action_at(code: str, payload: Mapping[str, Any], *, token: str, key: str) -> Applied:
+def submit_action_at(
+    code: str,
+    payload: Mapping[str, Any],
+    *,
+    token: str,
+    key: str,
+    seen: int | None = None,
+    again: bool = False,
+) -> Applied:
     """``submit_action`` for a session known by its code, as a phone posts it: the
-    session is found and locked in one query (``Applied.session`` is that row)."""
-    return _submit({"code": _well_formed(code)}, payload, token=token, key=key)
+    session is found and locked in one query (``Applied.session`` is that row).
+
+    ``seen`` is the version the phone showed when the player tapped: if another
+    phone recorded the very same move after it, moments ago, the tap is refused
+    with :class:`RepeatSuspected` unless it says ``again``."""
+    return _submit(
+        {"code": _well_formed(code)}, payload, token=token, key=key, seen=seen, again=again
+    )
 
 
-def _submit(lookup: dict[str, Any], payload: Mapping[str, Any], *, token: str, key: str) -> Applied:
+def _submit(
+    lookup: dict[str, Any],
+    payload: Mapping[str, Any],
+    *,
+    token: str,
+    key: str,
+    seen: int | None = None,
+    again: bool = False,
+) -> Applied:
     key = _check_key(key)
     try:
         with transaction.atomic():
@@ -366,6 +410,8 @@ def _submit(lookup: dict[str, Any], payload: Mapping[str, Any], *, token: str, k
                 and owner != seat
             ):
                 raise Forbidden(_("In this session each player edits only their own board."))
+            if seen is not None and seen < locked.version and not again:
+                _refuse_repeat(locked, action.to_payload(), seat, seen, seats)
             row = _apply(locked, engine, action, seat, key, seats=seats)
     except (IntegrityError, ServiceError, EngineError):
         sessions = {f"session__{field}": value for field, value in lookup.items()}
@@ -375,6 +421,36 @@ def _submit(lookup: dict[str, Any], payload: Mapping[str, Any], *, token: str, k
         _require_same_poster(existing, token)
         return Applied(existing, created=False, session=existing.session)
     return Applied(row, created=True, session=locked)
+
+
+def _refuse_repeat(
+    locked: GameSession,
+    payload: dict[str, Any],
+    seat: int | None,
+    seen: int,
+    seats: Sequence[Seat],
+) -> None:
+    """Refuse a move another phone recorded after ``seen`` in the last few seconds
+    (and did not undo): the table entered the same thing twice. A phone repeating
+    its own move is not asked: it knows what it sent."""
+    since = timezone.now() - timedelta(seconds=REPEAT_SECONDS)
+    rows = list(locked.actions.filter(version__gt=seen, created_at__gte=since))
+    undone = {row.undoes for row in rows if row.kind == Action.Kind.UNDO}
+    for row in reversed(rows):
+        if (
+            row.kind == Action.Kind.GAME
+            and row.version not in undone
+            and row.seat != seat
+            and row.payload == payload
+        ):
+            names = {s.index: s.name for s in seats}
+            raise RepeatSuspected(
+                _("%(name)s just recorded this: %(what)s Record it again?"),
+                earlier=row,
+                names=names,
+                name=names.get(row.seat, "") if row.seat is not None else "",
+                what="",
+            )
 
 
 def _require_same_poster(existing: Action, token: str) -> None:

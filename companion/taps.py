@@ -12,18 +12,41 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.http import QueryDict
+from django.template.loader import render_to_string
+from django.utils.translation import gettext, gettext_noop
 
 from companion import codes, services
-from companion.errors import BadRequest
+from companion.errors import BadRequest, ServiceError, error_text, status_for
 from companion.models import GameSession
-from companion.payload import form_to_payload
-from companion.services import Applied
+from companion.payload import RESERVED, form_to_payload
+from companion.selectors import describe
+from companion.services import Applied, RepeatSuspected
+from games.engine import EngineError
+from games.views import presenter_for
+
+
+def _version(data: QueryDict, field: str, message: str) -> int | None:
+    raw = data.get(field, "").strip()
+    if not raw:
+        return None
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 10):
+        raise BadRequest(message)
+    return int(raw)
 
 
 def act(code: str, data: QueryDict, token: str) -> Applied:
-    """One game action; the session is found and locked in one query."""
+    """One game action; the session is found and locked in one query. ``seen`` is the
+    version the phone showed when it was tapped (``app.js`` adds it), ``again`` the
+    player's answer to "another phone just recorded this"."""
     payload = form_to_payload(data)
-    return services.submit_action_at(code, payload, token=token, key=data.get("key", ""))
+    return services.submit_action_at(
+        code,
+        payload,
+        token=token,
+        key=data.get("key", ""),
+        seen=_version(data, "seen", gettext_noop("The tap's “seen” version is not a number.")),
+        again=data.get("again") == "1",
+    )
 
 
 def undo(code: str, data: QueryDict, token: str) -> Applied:
@@ -45,6 +68,41 @@ def undo(code: str, data: QueryDict, token: str) -> Applied:
 
 #: The taps by the name of their URL (``companion/urls.py``): what a socket takes.
 TAPS: dict[str, Callable[[str, QueryDict, str], Applied]] = {"act": act, "undo": undo}
+
+
+def refusal(
+    error: ServiceError | EngineError, game: str | None, path: str, data: QueryDict | None
+) -> tuple[int, str]:
+    """A refused tap's status and message, in the active language: the one way a
+    refusal is worded, whether the tap came on the socket or as a POST. A tap that
+    repeats another phone's move also gets the button that sends it again."""
+    context: dict[str, object] = {"error": error_text(error, game)}
+    if isinstance(error, RepeatSuspected) and data is not None:
+        context["error"] = gettext(error.message) % {
+            "name": error.params["name"] or gettext("The host"),
+            "what": _what(error, game),
+        }
+        context["again"] = {
+            "path": path,
+            "fields": [
+                (name, value)
+                for name, values in data.lists()
+                if name not in RESERVED
+                for value in values
+            ],
+        }
+    html = render_to_string("companion/partials/messages.html", context)
+    return status_for(error), html
+
+
+def _what(error: RepeatSuspected, game: str | None) -> str:
+    """The history sentences of the action the tap repeats."""
+    if game is None:
+        return ""
+    presenter = presenter_for(game)
+    row = error.earlier
+    lines = (describe(presenter, event, row.session.state, error.names) for event in row.events)
+    return " ".join(line for line in lines if line)
 
 
 def game_of(code: str) -> str | None:

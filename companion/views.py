@@ -160,12 +160,6 @@ def session_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     context["join_url"] = public_link(request, reverse("join_code", args=[session.code]))
     context["watch_url"] = public_link(request, reverse("watch", args=[session.spectator_key]))
     context["ws_path"] = reverse("session", args=[session.code]).replace("/s/", "/ws/s/", 1)
-    presenter = presenter_for(session.game)
-    if not session.is_ended and presenter.tools_template:
-        # Always on the page (a phone may sit down after loading it); the
-        # server still refuses a phone without a seat.
-        context["tools_template"] = presenter.tools_template
-        context.update(presenter.tools_context(session, viewer))
     return render(request, "companion/session.html", context)
 
 
@@ -256,7 +250,13 @@ def _tap(request: HtmxHttpRequest, code: str, name: str) -> HttpResponse:
     try:
         applied = taps.TAPS[name](code, request.POST, token)
     except (ServiceError, EngineError) as error:
-        return _error_response(request, error, taps.game_of(code))
+        if not request.htmx:
+            return _error_response(request, error, taps.game_of(code))
+        status, html = taps.refusal(error, taps.game_of(code), request.path, request.POST)
+        response = HttpResponse(html, status=status)
+        response["HX-Retarget"] = "#messages"
+        response["HX-Reswap"] = "outerHTML"
+        return response
     assert applied.session is not None  # a tap always says which session
     return _after_write(request, applied.session, applied.action.version)
 

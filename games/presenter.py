@@ -2,7 +2,7 @@
 
 A game's presenter (``games/<game>/views.py``, named by its declaration's
 ``presenter``) owns the game's templates and words: the set-up form, the board
-fragment, the tools that are not live-swapped, history sentences and error
+fragment, history sentences and error
 parameters. ``companion`` knows nothing else about a game.
 """
 
@@ -63,11 +63,6 @@ class Presenter(Protocol):
         ...
 
     @property
-    def tools_template(self) -> str:
-        """Tools that are not swapped live (a form being filled in); "" for none."""
-        ...
-
-    @property
     def asks_edit_policy(self) -> bool:
         """Whether the set-up form asks "each phone edits only its own board?"."""
         ...
@@ -96,10 +91,6 @@ class Presenter(Protocol):
         last_events: list[dict[str, Any]],
     ) -> dict[str, Any]:
         """The board's context for one viewer, from the engine's ``view`` for its seat."""
-        ...
-
-    def tools_context(self, session: GameSession, viewer: Viewer) -> dict[str, Any]:
-        """The context of ``tools_template``."""
         ...
 
     def localise_params(self, params: dict[str, Any]) -> dict[str, Any]:

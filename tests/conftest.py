@@ -67,12 +67,14 @@ def _english():
 
 @pytest.fixture
 def make_session(db):
-    """Create an Adrenaline session for the given characters; the host token is 'host'."""
+    """Create an Adrenaline session for the given characters; the host token is 'host'.
+    Seats are named as the set-up form names them when no name is typed."""
+    from games.adrenaline.rules import CHARACTER_NAMES
 
     def make(characters=("dstructor", "banshee", "dozer"), skulls=5, policy="table", **kw):
         return services.create_session(
             game="adrenaline",
-            seat_names=[c.title() for c in characters],
+            seat_names=[CHARACTER_NAMES[c] for c in characters],
             options={"characters": list(characters), "skulls": skulls, "first_player": 0},
             host_token="host",
             edit_policy=policy,

@@ -219,9 +219,11 @@ class Shot:
     weapon: str | None = None
     effects: tuple[str, ...] = ()
     scope: Scope | None = None
+    #: Pick ``weapon`` up (paying for it) just before firing it: one tap in the helper.
+    pickup: bool = False
 
     def to_payload(self) -> dict[str, Any]:
-        return {
+        payload: dict[str, Any] = {
             "type": "shot",
             "shooter": self.shooter,
             "hits": [hit.to_payload() for hit in self.hits],
@@ -229,6 +231,9 @@ class Shot:
             "effects": list(self.effects),
             "scope": self.scope.to_payload() if self.scope else None,
         }
+        if self.pickup:
+            payload["pickup"] = True
+        return payload
 
 
 @dataclass(frozen=True)
@@ -350,7 +355,10 @@ def _parse_shot(payload: Mapping[str, Any]) -> Shot:
             target=_character(require(scope_map, "target"), "scope.target"),
             colour=as_choice(require(scope_map, "colour"), "scope.colour", COLOURS),
         )
-    return Shot(shooter, hits, weapon, tuple(effects), scope)
+    pickup = as_bool(payload.get("pickup", False), "pickup")
+    if pickup and weapon is None:
+        raise InvalidInput(_("Choose the weapon to pick up."))
+    return Shot(shooter, hits, weapon, tuple(effects), scope, pickup)
 
 
 def _parse_tagback(payload: Mapping[str, Any]) -> Tagback:
@@ -512,6 +520,64 @@ def _add_damage(target: dict[str, Any], source: str, count: int) -> tuple[int, i
 # --------------------------------------------------------------------------
 
 
+def _fire(state: State, shooter: dict[str, Any], action: Shot) -> list[Event]:
+    """The weapon of a shot: picked up first if asked, then unloaded and its
+    effects paid for. A weapon the app does not know the shooter holds (a table
+    that does not track weapons) is named in the history and nothing is charged."""
+    assert action.weapon is not None
+    name = WEAPON_NAMES[action.weapon]
+    costs = EFFECT_COSTS[action.weapon]
+    unknown = [effect for effect in action.effects if effect not in costs]
+    if unknown:
+        raise RuleError(
+            _("The %(weapon)s has no effect “%(effect)s”."), weapon=name, effect=unknown[0]
+        )
+    events: list[Event] = []
+    if action.pickup:
+        events.extend(_apply_weapon(state, WeaponAction(action.shooter, "pickup", action.weapon)))
+    held = next((w for w in shooter["weapons"] if w["slug"] == action.weapon), None)
+    if held is None:
+        for other in state["players"]:
+            if any(w["slug"] == action.weapon for w in other["weapons"]):
+                raise RuleError(
+                    _("%(player)s holds the %(weapon)s: there is only one."),
+                    player=_label(other),
+                    weapon=name,
+                )
+        return [
+            {
+                "type": "weapon_used",
+                "shooter": action.shooter,
+                "weapon": action.weapon,
+                "effects": list(action.effects),
+                "paid": [],
+                "untracked": True,
+            }
+        ]
+    if not held["loaded"]:
+        raise RuleError(
+            _("%(player)s's %(weapon)s is not loaded."), player=_label(shooter), weapon=name
+        )
+    # Optional effects and alternative modes cost cubes, as the card says.
+    paid = _pay_cost(
+        shooter,
+        [cube for effect in dict.fromkeys(action.effects) for cube in costs[effect]],
+        name,
+        _("%(player)s is missing %(missing)s to pay for the %(weapon)s's effects."),
+    )
+    held["loaded"] = False
+    events.append(
+        {
+            "type": "weapon_used",
+            "shooter": action.shooter,
+            "weapon": action.weapon,
+            "effects": list(action.effects),
+            "paid": paid,
+        }
+    )
+    return events
+
+
 def _apply_shot(state: State, action: Shot) -> list[Event]:
     shooter = _player(state, action.shooter)
     targets = {hit.target: _player(state, hit.target) for hit in action.hits}
@@ -524,44 +590,7 @@ def _apply_shot(state: State, action: Shot) -> list[Event]:
     events: list[Event] = []
 
     if action.weapon is not None:
-        held = next((w for w in shooter["weapons"] if w["slug"] == action.weapon), None)
-        if held is None:
-            raise RuleError(
-                _("%(player)s does not hold the %(weapon)s."),
-                player=_label(shooter),
-                weapon=WEAPON_NAMES[action.weapon],
-            )
-        if not held["loaded"]:
-            raise RuleError(
-                _("%(player)s's %(weapon)s is not loaded."),
-                player=_label(shooter),
-                weapon=WEAPON_NAMES[action.weapon],
-            )
-        costs = EFFECT_COSTS[action.weapon]
-        unknown = [effect for effect in action.effects if effect not in costs]
-        if unknown:
-            raise RuleError(
-                _("The %(weapon)s has no effect “%(effect)s”."),
-                weapon=WEAPON_NAMES[action.weapon],
-                effect=unknown[0],
-            )
-        # Optional effects and alternative modes cost cubes, as the card says.
-        paid = _pay_cost(
-            shooter,
-            [cube for effect in dict.fromkeys(action.effects) for cube in costs[effect]],
-            WEAPON_NAMES[action.weapon],
-            _("%(player)s is missing %(missing)s to pay for the %(weapon)s's effects."),
-        )
-        held["loaded"] = False
-        events.append(
-            {
-                "type": "weapon_used",
-                "shooter": action.shooter,
-                "weapon": action.weapon,
-                "effects": list(action.effects),
-                "paid": paid,
-            }
-        )
+        events.extend(_fire(state, shooter, action))
 
     scope = action.scope
     if scope is not None:

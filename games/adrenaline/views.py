@@ -7,6 +7,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.html import format_html_join
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
@@ -52,6 +53,19 @@ def character_name(slug: str | None) -> str:
     return CHARACTERS[slug].name if slug in CHARACTERS else str(slug or "?")
 
 
+def _namer(state: dict[str, Any], names: dict | None) -> Any:
+    """Names for the history: the seat's name, as the boards show it (the
+    character's when the seat has none)."""
+    seats = {p["character"]: i for i, p in enumerate(state.get("players", []))}
+
+    def name(slug: str | None) -> str:
+        seat = seats.get(slug or "")
+        found = (names or {}).get(seat) if seat is not None else None
+        return found or character_name(slug)
+
+    return name
+
+
 def weapon_cards() -> dict[str, Card]:
     return {card.slug: card for card in cards_of("adrenaline", "weapon")}
 
@@ -81,7 +95,6 @@ class AdrenalinePresenter:
     players = GAME.players
     board_template = "adrenaline/board.html"
     setup_template = "adrenaline/setup.html"
-    tools_template = "adrenaline/tools.html"
     asks_edit_policy = True
     field_labels = FIELD_LABELS
 
@@ -129,7 +142,8 @@ class AdrenalinePresenter:
             current = view["current"] == index and not view["over"]
             players.append(
                 {
-                    "seat_name": names.get(index, ""),
+                    "seat": index,
+                    "seat_name": names.get(index) or CHARACTERS[player["character"]].name,
                     "character": CHARACTERS[player["character"]],
                     "slots": _slots(player),
                     "damage_count": len(player["damage"]),
@@ -188,11 +202,17 @@ class AdrenalinePresenter:
             "can_end_turn": can_end_turn,
             "tagbacks": _tagback_offers(last_events, view, players),
         }
+        shot = None
+        if can_end_turn:
+            shot = shot_context(view, names, QueryDict())
         return {
             **turnbar,
             "turnbar": turnbar,
             "players": players,
+            "current_name": names.get(view["current"]) or CHARACTERS[current].name,
             "pickup_options": _pickup_options(cards, view),
+            "shot": shot,
+            "shot_url": reverse("adrenaline_shot", args=[session.code]),
         }
 
     def localise_params(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -208,16 +228,13 @@ class AdrenalinePresenter:
             )
         return localised
 
-    def tools_context(self, session: Any, viewer: Any) -> dict[str, Any]:
-        return {"shot": shot_context(session, QueryDict())}
-
     # ------------------------------------------------------------ history
 
     def describe(
         self, event: dict[str, Any], state: dict[str, Any], names: dict | None = None
     ) -> str:
         kind = event.get("type")
-        n = character_name
+        n = _namer(state, names)
         if kind == "damage":
             if not (event["damage"] or event["marks"] or event.get("marks_lost")):
                 return ""  # a target row of the shot form left at 0 and 0
@@ -377,13 +394,6 @@ def _pickup_options(cards: dict[str, Card], view: dict[str, Any]) -> str:
     return html
 
 
-def _award_text(award: dict[str, Any]) -> str:
-    values = {"player": character_name(award["to"]), "points": award["points"]}
-    if award.get("reason") == "first_blood":
-        return _("%(player)s +%(points)s (first blood)") % values
-    return _("%(player)s +%(points)s") % values
-
-
 def _slots(player: dict[str, Any]) -> list[dict[str, Any]]:
     """Twelve damage slots with the shooter's colour and the thresholds marked."""
     slots = []
@@ -474,16 +484,29 @@ def prefill(
     return {t: (min(d, 12), min(m, 3)) for t, (d, m) in totals.items()}
 
 
-def shot_context(session: Any, params: QueryDict) -> dict[str, Any]:
-    """The shot form, pre-filled for the chosen shooter, weapon, effects and targets."""
-    state = session.state
+#: Damage a target row of the helper offers at least (a Targeting Scope on top of
+#: the heaviest single hits makes 4); the pre-fill may ask for more.
+DAMAGE_CHOICES = 4
+
+
+def shot_context(state: dict[str, Any], names: dict[int, str], params: QueryDict) -> dict[str, Any]:
+    """The shot helper for the player whose turn it is: their weapons (any weapon
+    of the catalog too), the chosen effects and targets, pre-filled. Players are
+    named as their boards name them (the seat's name)."""
     chars = [p["character"] for p in state["players"]]
-    shooter = params.get("shooter") or ""
-    if shooter not in chars:
-        shooter = chars[state["current"]]
+    shooter_seat = state["current"]
+    shooter = chars[shooter_seat]
+    shooter_state = state["players"][shooter_seat]
+
+    def label(seat: int) -> str:
+        return names.get(seat) or CHARACTERS[chars[seat]].name
+
     cards = weapon_cards()
-    shooter_state = state["players"][chars.index(shooter)]
-    card = cards.get(params.get("weapon", ""))
+    held = {w["slug"]: w["loaded"] for w in shooter_state["weapons"]}
+    others = (p for p in state["players"] if p is not shooter_state)
+    elsewhere = {w["slug"] for p in others for w in p["weapons"]}
+    chosen = params.get("weapon") or params.get("_other_weapon") or ""
+    card = cards.get(chosen) if chosen not in elsewhere else None
     weapon = card.data if card else None
     slugs = {e["slug"] for e in weapon["effects"]} if weapon else set()
     effects = [e for e in params.getlist("effects[]") if e in slugs]
@@ -492,28 +515,37 @@ def shot_context(session: Any, params: QueryDict) -> dict[str, Any]:
     picked = [t for t in params.getlist("_pick[]") if t in chars and t != shooter]
     numbers = prefill(weapon, effects, picked)
     targets = []
-    for char in chars:
+    for seat, char in enumerate(chars):
         if char == shooter:
             continue
         damage, marks = numbers.get(char, (0, 0))
         targets.append(
             {
                 "character": CHARACTERS[char],
+                "name": label(seat),
                 "picked": char in picked,
                 "damage": damage,
                 "marks": marks,
+                "damage_choices": range(max(DAMAGE_CHOICES, damage) + 1),
             }
         )
-    held = {w["slug"]: w["loaded"] for w in shooter_state["weapons"]}
+    chips = [(s, cards[s].name, loaded) for s, loaded in held.items() if s in cards]
+    if card is not None and card.slug not in held:
+        chips.append((card.slug, card.name, None))  # one the app does not know they hold
     return {
-        "characters": [CHARACTERS[c] for c in chars],
         "shooter": CHARACTERS[shooter],
-        "held_weapons": [(cards[s], loaded) for s, loaded in held.items() if s in cards],
+        "shooter_name": label(shooter_seat),
+        "weapon_chips": chips,
         "other_weapons": [
-            c for c in sorted(cards.values(), key=lambda c: c.name) if c.slug not in held
+            (c.slug, c.name)
+            for c in sorted(cards.values(), key=lambda c: c.name)
+            if c.slug not in held and c.slug not in elsewhere
         ],
-        "weapon": card,
+        "weapon": card.slug if card else "",
         "weapon_held": card is not None and card.slug in held,
+        "can_pickup": card is not None and card.slug not in held and len(held) < rules.MAX_WEAPONS,
+        "pickup_cost": [CUBE_LABELS[c] for c in rules.pickup_cost(card.slug)] if card else [],
+        "pickup": params.get("pickup") == "true",
         "weapon_effects": _weapon_effects(card, effects) if weapon else [],
         "targets": targets,
         "scope_possible": shooter_state["powerups"] > 0 and any(shooter_state["ammo"].values()),
@@ -540,14 +572,22 @@ def _weapon_effects(card: Card | None, checked: list[str]) -> list[dict[str, Any
 
 @require_safe
 def shot_helper(request: HttpRequest, code: str) -> HttpResponse:
+    """The shot helper again, for the choices made so far (weapon, effects, targets)."""
     try:
         session = services.get_session(code)
     except ServiceError as error:
         return HttpResponse(error_text(error), status=404)
     if session.game != PRESENTER.slug:
         return HttpResponse(_("This session is not a game of Adrenaline."), status=404)
+    if session.is_ended or session.state["over"]:
+        return HttpResponse(_("This game is over: there is no shot to record."), status=409)
+    names = {seat.index: seat.name for seat in session.seats.all()}
     return render(
         request,
         "adrenaline/shot_form.html",
-        {"session": session, "shot": shot_context(session, request.GET)},
+        {
+            "shot": shot_context(session.state, names, request.GET),
+            "act_url": reverse("act", args=[session.code]),
+            "shot_url": reverse("adrenaline_shot", args=[session.code]),
+        },
     )

@@ -70,7 +70,6 @@ class KablamoPresenter:
     players = GAME.players
     board_template = "kablamo/board.html"
     setup_template = "kablamo/setup.html"
-    tools_template = ""
     asks_edit_policy = True
     field_labels = {
         "name": gettext_lazy("name"),
@@ -223,9 +222,6 @@ class KablamoPresenter:
     @staticmethod
     def _delayed(view: dict[str, Any], slug: str) -> dict[str, str]:
         return {"slug": slug, "name": view["bullets"].get(slug, {}).get("name", slug)}
-
-    def tools_context(self, session: Any, viewer: Any) -> dict[str, Any]:
-        return {}
 
     def localise_params(self, params: dict[str, Any]) -> dict[str, Any]:
         return dict(params)

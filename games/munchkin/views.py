@@ -83,7 +83,6 @@ class MunchkinPresenter:
     field_labels = FIELD_LABELS
     board_template = "munchkin/board.html"
     setup_template = "munchkin/setup.html"
-    tools_template = ""
     asks_edit_policy = False  # anyone at the table taps any row
 
     # ------------------------------------------------------------ set-up
@@ -365,9 +364,6 @@ class MunchkinPresenter:
             english = {str(v): k for k, v in rules.RACE_NAMES.items()}
             localised["race"] = race_name(english.get(params["race"], params["race"]))
         return localised
-
-    def tools_context(self, session: Any, viewer: Any) -> dict[str, Any]:
-        return {}
 
     # ------------------------------------------------------------ history
 

@@ -47,7 +47,6 @@ class PlasticAttackPresenter:
     players = GAME.players
     board_template = "plastic_attack/board.html"
     setup_template = "plastic_attack/setup.html"
-    tools_template = ""
     asks_edit_policy = False
     field_labels = {
         "name": gettext_lazy("name"),
@@ -294,9 +293,6 @@ class PlasticAttackPresenter:
             if action == "master-plan"
             else [],
         }
-
-    def tools_context(self, session: Any, viewer: Any) -> dict[str, Any]:
-        return {}
 
     def localise_params(self, params: dict[str, Any]) -> dict[str, Any]:
         return dict(params)

@@ -32,7 +32,6 @@ class ShazammPresenter:
     field_labels: dict[str, str] = {}
     board_template = "shazamm/board.html"
     setup_template = "shazamm/setup.html"
-    tools_template = ""
     asks_edit_policy = False
 
     # ------------------------------------------------------------ set-up
@@ -202,9 +201,6 @@ class ShazammPresenter:
         if isinstance(params.get("spell"), int):
             localised["spell"] = spell_name(params["spell"])
         return localised
-
-    def tools_context(self, session: Any, viewer: Any) -> dict[str, Any]:
-        return {}
 
     # ------------------------------------------------------------ history
 

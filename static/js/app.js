@@ -141,15 +141,23 @@
   }
 
   // Take over htmx's POSTs inside the table: into the queue, then sent by pump().
+  // (The "record it again" button of a refusal, in #messages, is a tap too.) An
+  // action says the version this phone showed when it was tapped ("seen"): the
+  // server asks first if another phone has just recorded the same move.
   document.addEventListener("htmx:configRequest", function (event) {
     var detail = event.detail;
-    if (!live || detail.verb !== "post" || !live.contains(detail.elt)) return;
+    if (!live || detail.verb !== "post") return;
+    if (!live.contains(detail.elt) && !detail.elt.closest("#messages")) return;
     event.preventDefault();
     var body = new URLSearchParams();
     detail.formData.forEach(function (value, name) {
       if (name === "csrfmiddlewaretoken") return;  // the header carries the page's token
       body.append(name, name === "key" && !value ? freshKey() : value);
     });
+    var status = document.getElementById("status");
+    if (/\/act$/.test(detail.path) && status && !body.has("seen")) {
+      body.append("seen", status.dataset.version || "0");
+    }
     queue.push({ path: detail.path, body: body.toString() });
     save();
     clearMessages();  // a new tap dismisses the last error
@@ -359,20 +367,35 @@ document.addEventListener("htmx:oobBeforeSwap", function (event) {
   }
 });
 
-// A live update must not fold a panel the player has open (cubes, weapons).
+// A live update must not fold a panel the player has open (cubes, weapons), nor
+// undo the numbers they are choosing for a hit (a form with data-keep-choices).
 (function () {
   "use strict";
-  var open = [];
+  var open = [], chosen = [];
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
     if (!target || !target.querySelectorAll) return;
     target.querySelectorAll("details[id][open]").forEach(function (d) { open.push(d.id); });
+    target.querySelectorAll("form[data-keep-choices]").forEach(function (form, index) {
+      form.querySelectorAll("input[type=radio]:checked").forEach(function (input) {
+        if (!input.defaultChecked) chosen.push([target.id, index, input.name, input.value]);
+      });
+    });
   });
   document.addEventListener("htmx:oobAfterSwap", function () {
     open.forEach(function (id) {
       var d = document.getElementById(id);
       if (d) d.open = true;
     });
+    chosen.forEach(function (entry) {
+      var holder = document.getElementById(entry[0]);
+      var form = holder && holder.querySelectorAll("form[data-keep-choices]")[entry[1]];
+      if (!form) return;
+      form.querySelectorAll("input[type=radio]").forEach(function (input) {
+        if (input.name === entry[2] && input.value === entry[3]) input.checked = true;
+      });
+    });
     open = [];
+    chosen = [];
   });
 })();

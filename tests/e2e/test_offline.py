@@ -43,7 +43,7 @@ def test_three_taps_made_offline_arrive_once_in_order_when_the_network_returns(p
     # Exactly three actions, in the order tapped.
     expect(phone_b.locator("#status")).to_have_attribute("data-version", "3")
     lines = phone_b.locator("#history li").all_inner_texts()
-    assert "Dozer" in lines[0] and "Violet" in lines[1] and "Dozer" in lines[2], lines
+    assert "Bruno" in lines[0] and "Violet" in lines[1] and "Bruno" in lines[2], lines
     expect_damage(phone_a, "dozer", 2)
 
 

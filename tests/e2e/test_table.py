@@ -101,7 +101,7 @@ def test_a_tap_on_one_phone_shows_up_on_the_other_phone_without_reloading(phone_
     hit(phone_a, "dozer", 1)
 
     expect_damage(phone_b, "dozer", 1)
-    expect(phone_b.locator("#history")).to_contain_text("D-struct-OR hits Dozer: 1 damage.")
+    expect(phone_b.locator("#history")).to_contain_text("D-struct-OR hits Bruno: 1 damage.")
     assert navigations == [], "phone B reloaded instead of updating live"
 
 
@@ -152,7 +152,7 @@ def test_a_phone_that_lost_its_connection_catches_up_when_it_reconnects(phone_a,
     expect(phone_b.locator("#connection")).to_have_attribute("data-state", "live", timeout=15_000)
     expect(phone_b.locator("#connection")).to_have_text("Live")
     expect_damage(phone_b, "dozer", 2)
-    expect(phone_b.locator("#history")).to_contain_text("D-struct-OR hits Dozer")
+    expect(phone_b.locator("#history")).to_contain_text("D-struct-OR hits Bruno")
 
     # And it is live again, not just resynced once.
     hit(phone_a, "dozer", 3)
@@ -178,14 +178,11 @@ def test_a_shot_with_too_much_damage_is_refused_with_a_message(phone_a, debug_sc
             lambda route: route.fulfill(body="", content_type="text/javascript"),
         )
     create_session(phone_a)
-    phone_a.locator("#shot-tool summary").click()
     form = phone_a.locator("#shot-form")
-    damage = form.locator(
-        ".target", has=phone_a.locator("input[type=hidden][value=dozer]")
-    ).locator("input[name$='.damage']")
-    # The browser would refuse 13 before posting; a tampered or stale page would not.
-    damage.evaluate("input => input.max = '99'")
-    damage.fill("13")
+    form.locator("label.chip-choice", has_text="Bruno").click()  # Dozer's seat
+    damage = form.locator("[data-target=dozer] input[name$='.damage'][value='4']")
+    # The form offers at most 4; a tampered or stale page could still send 13.
+    damage.evaluate("input => { input.value = '13'; input.checked = true; }")
     form.get_by_role("button", name="Record shot").click()
 
     message = phone_a.locator("#messages .error")
@@ -297,6 +294,6 @@ def test_choosing_italian_in_the_header_shows_the_table_in_italian(phone_a, phon
     hit(phone_a, "dozer", 1)
     expect_damage(phone_b, "dozer", 1)
     expect(phone_b.locator("#history-title")).to_have_text(italian_title)
-    expect(phone_b.locator("#history li").first).not_to_contain_text("hits Dozer")
+    expect(phone_b.locator("#history li").first).not_to_contain_text("hits Bruno")
     # The other phone is untouched: the choice is per phone.
     expect(phone_a.locator("#history-title")).to_have_text(english_title)

@@ -280,19 +280,71 @@ def test_shooting_unloads_the_weapon_and_reloading_pays_the_full_cost() -> None:
     assert player(result.state, "dozer")["ammo"]["blue"] == 0
 
 
-def test_cannot_shoot_with_an_unloaded_or_missing_weapon() -> None:
+def test_cannot_shoot_with_an_unloaded_weapon() -> None:
     shot_with = {
         "type": "shot",
         "shooter": "dozer",
         "hits": [{"target": "banshee", "damage": 1}],
         "weapon": "zx-2",
     }
-    with pytest.raises(RuleError):
-        act(start(), shot_with)
     state = weapon(start(), "dozer", "pickup", "zx-2").state
     state = weapon(state, "dozer", "unload", "zx-2").state
     with pytest.raises(RuleError):
         act(state, shot_with)
+
+
+def test_a_weapon_the_app_does_not_track_is_named_and_charges_nothing() -> None:
+    """A table that keeps its weapons on the real boards still records the shot:
+    the history names the weapon, no cube moves, nothing is unloaded."""
+    result = act(
+        start(),
+        {
+            "type": "shot",
+            "shooter": "dozer",
+            "hits": [{"target": "banshee", "damage": 2, "marks": 0}],
+            "weapon": "machine-gun",
+            "effects": ["basic", "focus-shot"],
+        },
+    )
+    used = result.events[0]
+    assert used["type"] == "weapon_used" and used["untracked"] and used["paid"] == []
+    assert player(result.state, "dozer")["ammo"] == {"red": 1, "blue": 1, "yellow": 1}
+    assert player(result.state, "dozer")["weapons"] == []
+    assert player(result.state, "banshee")["damage"] == ["dozer", "dozer"]
+
+
+def test_a_weapon_someone_else_holds_cannot_be_fired() -> None:
+    state = weapon(start(), "banshee", "pickup", "zx-2").state
+    with pytest.raises(RuleError) as error:
+        act(
+            state,
+            {
+                "type": "shot",
+                "shooter": "dozer",
+                "hits": [{"target": "banshee", "damage": 1}],
+                "weapon": "zx-2",
+            },
+        )
+    assert "only one" in str(error.value)
+
+
+def test_picking_up_inside_the_shot_pays_for_it_and_leaves_it_unloaded() -> None:
+    state = adjust(start(), "dozer", "blue", 1)
+    payload = {
+        "type": "shot",
+        "shooter": "dozer",
+        "hits": [{"target": "banshee", "damage": 2, "marks": 1}],
+        "weapon": "lock-rifle",
+        "effects": ["basic"],
+        "pickup": True,
+    }
+    result = act(state, payload)
+    assert [e["type"] for e in result.events][:2] == ["weapon", "weapon_used"]
+    assert result.events[0]["paid"] == list(pickup_cost("lock-rifle"))
+    assert player(result.state, "dozer")["weapons"] == [{"slug": "lock-rifle", "loaded": False}]
+    assert player(result.state, "dozer")["ammo"]["blue"] == 1
+    # The logged payload keeps the pick-up, so a replay does the same.
+    assert ENGINE.parse_action(ENGINE.parse_action(payload).to_payload()).pickup
 
 
 def test_reload_needs_an_unloaded_weapon_held() -> None:
