@@ -649,8 +649,6 @@ def check_targets(
     """Everything wrong with choosing ``targets`` (and ``aim``) for this effect; [] if legal."""
     found = rule(weapon, effect)
     problems: list[Problem] = []
-    if _aim_problem(found, shot, aim):
-        problems.append(Problem(None, Reason.ILLEGAL_AIM))
     seen: set[str] = set()
     for player in targets:
         if player == shot.shooter:
@@ -662,6 +660,8 @@ def check_targets(
         seen.add(player)
     if problems:
         return problems
+    if _aim_problem(found, shot, aim):
+        return [Problem(None, Reason.ILLEGAL_AIM)]
     if found.max_targets is not None and len(targets) > found.max_targets:
         problems.append(Problem(None, Reason.TOO_MANY_TARGETS))
     if found.pick is Pick.PLAYERS and len(targets) < found.min_targets:
