@@ -43,6 +43,14 @@ class Square:
         row, col = pair
         return cls(int(row), int(col))
 
+    @classmethod
+    def parse(cls, text: str) -> Square:
+        """``Square.parse("1-2")``, the inverse of ``str(square)`` (ValueError if malformed)."""
+        row, sep, col = text.partition("-")
+        if not (sep and row.isdigit() and col.isdigit()):
+            raise ValueError(f"{text!r} is not a square (expected row-column, like 1-2)")
+        return cls(int(row), int(col))
+
     def as_pair(self) -> list[int]:
         return [self.row, self.col]
 
@@ -61,6 +69,14 @@ class Direction(Enum):
     @property
     def letter(self) -> str:
         return self.name[0]
+
+    @classmethod
+    def parse(cls, text: str) -> Direction:
+        """``Direction.parse("N")`` (or ``"north"``); ValueError otherwise."""
+        for direction in cls:
+            if text.upper() in (direction.letter, direction.name):
+                return direction
+        raise ValueError(f"{text!r} is not a direction (N, E, S or W)")
 
     def step(self, square: Square) -> Square:
         row, col = self.value

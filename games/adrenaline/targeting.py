@@ -606,6 +606,24 @@ def legal_aims(shot: Shot, weapon: str, effect: str) -> tuple[Aim, ...]:
     return found.aims(shot) if found.aims else ()
 
 
+def parse_aim(shot: Shot, weapon: str, effect: str, text: str) -> Aim:
+    """An aim as a form posts it ("1-2", "N", "yellow"), checked against the legal aims.
+    ValueError, with the reason in words, for anything else."""
+    found = rule(weapon, effect)
+    if found.aim is None:
+        raise ValueError(f"{weapon} {effect} doesn't aim at anything")
+    aim: Aim
+    if found.aim is AimKind.SQUARE:
+        aim = Square.parse(text)
+    elif found.aim is AimKind.DIRECTION:
+        aim = Direction.parse(text)
+    else:
+        aim = text
+    if aim not in legal_aims(shot, weapon, effect):
+        raise ValueError(f"{weapon} {effect} can't aim at {text!r} from here")
+    return aim
+
+
 def _judge(found: EffectRule, shot: Shot, player: str, aim: Aim | None) -> Verdict:
     square = shot.positions.get(player)
     if square is None:

@@ -317,3 +317,14 @@ def test_one_move_away_is_always_in_sight(case):
     board, a, b = case
     if board.distance(a, b) <= 1:
         assert board.can_see(a, b)
+
+
+def test_squares_and_directions_read_back_from_text():
+    assert Square.parse(str(sq(1, 2))) == sq(1, 2)
+    assert Direction.parse("n") is Direction.NORTH
+    assert Direction.parse("west") is Direction.WEST
+    for text in ("12", "a-b", "-1-2", ""):
+        with pytest.raises(ValueError, match="not a square"):
+            Square.parse(text)
+    with pytest.raises(ValueError, match="not a direction"):
+        Direction.parse("up")

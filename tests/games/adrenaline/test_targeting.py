@@ -26,6 +26,7 @@ from games.adrenaline.targeting import (
     check_targets,
     destinations,
     legal_aims,
+    parse_aim,
     rule,
     struck,
     target_options,
@@ -718,3 +719,20 @@ def test_every_pulled_target_ends_in_sight_on_every_board():
                 for end in destinations(s, "tractor-beam", "basic", "x"):
                     assert board.can_see(mine, end)
                     assert board.distance(theirs, end) <= 2
+
+
+def test_aims_posted_by_a_form_are_parsed_and_checked():
+    s = shot("me=1,2")
+    assert parse_aim(s, "vortex-cannon", "basic", "1-1") == sq(1, 1)
+    assert parse_aim(s, "flamethrower", "basic", "W") == W
+    assert parse_aim(s, "furnace", "basic", "yellow") == "yellow"
+    for weapon, effect, text, message in [
+        ("vortex-cannon", "basic", "1-2", "can't aim at '1-2'"),  # my own square
+        ("vortex-cannon", "basic", "x", "not a square"),
+        ("flamethrower", "basic", "S", "can't aim"),  # a wall
+        ("flamethrower", "basic", "up", "not a direction"),
+        ("furnace", "basic", "white", "can't aim"),
+        ("zx-2", "basic", "1-1", "doesn't aim"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            parse_aim(s, weapon, effect, text)
