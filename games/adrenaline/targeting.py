@@ -713,13 +713,16 @@ def struck(
 ) -> dict[str, int]:
     """Who the effect hits, each with the band of the card's damage list that applies
     (0 unless the card lists two numbers). Picked effects hit their (checked) targets;
-    area effects hit everyone their aim covers, and need that aim."""
+    area effects hit everyone their aim covers, and need a legal aim (ValueError if not)."""
     found = rule(weapon, effect)
     if found.pick is Pick.NONE:
         return {}
     if found.pick is Pick.AREA:
         if found.aim is not None and aim is None:
             raise ValueError(f"{weapon} {effect} needs a {found.aim} to aim at")
+        if _aim_problem(found, shot, aim):
+            shown = aim.letter if isinstance(aim, Direction) else str(aim)
+            raise ValueError(f"{weapon} {effect} can't aim at {shown!r} from here")
         hit = [p for p, v in target_options(shot, weapon, effect, aim).items() if v.ok]
         return found.bands(shot, hit, aim) if found.bands else dict.fromkeys(hit, 0)
     if found.bands:

@@ -632,6 +632,8 @@ def test_barbecue_hits_the_first_square_harder_than_the_second():
     assert struck(s, "flamethrower", "barbecue", aim=E) == {"ann": 0, "eve": 0, "bob": 1}
     with pytest.raises(ValueError, match="needs a direction"):
         struck(s, "flamethrower", "barbecue")
+    with pytest.raises(ValueError, match="can't aim at 'N'"):
+        struck(s, "flamethrower", "barbecue", aim=N)  # a wall
 
 
 def test_furnace_and_cozy_fire_hit_a_whole_room_or_square():
