@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.adrenaline.arena import BOARD_IDS, Square, load_board
 from games.adrenaline.scoring import (
     FRENZY_VALUES,
     NORMAL_VALUES,
@@ -159,7 +160,7 @@ WEAPON_NAMES: dict[str, str] = {
 
 ADJUST_FIELDS: tuple[str, ...] = ("red", "blue", "yellow", "powerups")
 WEAPON_OPS: tuple[str, ...] = ("pickup", "reload", "drop", "unload")
-ACTION_TYPES: tuple[str, ...] = ("shot", "tagback", "adjust", "weapon", "end_turn")
+ACTION_TYPES: tuple[str, ...] = ("shot", "tagback", "adjust", "weapon", "move", "end_turn")
 
 # One msgid per field, so that every sentence translates as a whole.
 _TOO_MANY: dict[str, str] = {
@@ -280,12 +281,27 @@ class WeaponAction:
 
 
 @dataclass(frozen=True)
+class Move:
+    """A figure put on a square of the map (``square`` None: taken off it)."""
+
+    player: str
+    square: Square | None
+
+    def to_payload(self) -> dict[str, Any]:
+        return {
+            "type": "move",
+            "player": self.player,
+            "square": str(self.square) if self.square else "",
+        }
+
+
+@dataclass(frozen=True)
 class EndTurn:
     def to_payload(self) -> dict[str, Any]:
         return {"type": "end_turn"}
 
 
-Action = Shot | Tagback | Adjust | WeaponAction | EndTurn
+Action = Shot | Tagback | Adjust | WeaponAction | Move | EndTurn
 
 
 # --------------------------------------------------------------------------
@@ -386,6 +402,19 @@ def _parse_weapon(payload: Mapping[str, Any]) -> WeaponAction:
     return WeaponAction(player, op, weapon, pay)
 
 
+def _parse_move(payload: Mapping[str, Any]) -> Move:
+    player = _character(require(payload, "player"), "player")
+    raw = payload.get("square")
+    if raw in (None, ""):
+        return Move(player, None)
+    if not isinstance(raw, str) or len(raw) > 5:
+        raise InvalidInput(_("“%(field)s” is not a square of the map."), field="square")
+    try:
+        return Move(player, Square.parse(raw))
+    except ValueError:
+        raise InvalidInput(_("“%(field)s” is not a square of the map."), field="square") from None
+
+
 def parse_action(payload: Mapping[str, Any]) -> Action:
     """Turn a client's JSON payload into a typed action (``InvalidInput`` if bad)."""
     payload = _mapping(payload, "action")
@@ -398,6 +427,8 @@ def parse_action(payload: Mapping[str, Any]) -> Action:
         return _parse_adjust(payload)
     if kind == "weapon":
         return _parse_weapon(payload)
+    if kind == "move":
+        return _parse_move(payload)
     return EndTurn()
 
 
@@ -429,7 +460,14 @@ def parse_options(raw: Mapping[str, Any] | None, seats: int) -> dict[str, Any]:
     )
     first_raw = raw.get("first_player")
     first_player = 0 if first_raw in (None, "") else as_int(first_raw, "first_player", 0, seats - 1)
-    return {"characters": characters, "skulls": skulls, "first_player": first_player}
+    board_raw = raw.get("board")
+    board = None if board_raw in (None, "") else as_choice(board_raw, "board", BOARD_IDS)
+    return {
+        "characters": characters,
+        "skulls": skulls,
+        "first_player": first_player,
+        "board": board,
+    }
 
 
 # --------------------------------------------------------------------------
@@ -781,6 +819,34 @@ def _apply_weapon(state: State, action: WeaponAction) -> list[Event]:
     ]
 
 
+def _apply_move(state: State, action: Move) -> list[Event]:
+    player = _player(state, action.player)
+    if state.get("board") is None:
+        raise RuleError(_("This table plays without the map: there is nowhere to move."))
+    board = load_board(state["board"])
+    square = action.square
+    if square is not None and square not in board.room_of:
+        raise RuleError(_("That square is not on this map."))
+    before = player.get("square")
+    player["square"] = square.as_pair() if square is not None else None
+    return [
+        {
+            "type": "move",
+            "player": action.player,
+            "from": before,
+            "to": player["square"],
+        }
+    ]
+
+
+def positions(state: Mapping[str, Any]) -> dict[str, Square | None]:
+    """Where each figure stands on the map (None: not on it)."""
+    return {
+        p["character"]: Square.of(p["square"]) if p.get("square") else None
+        for p in state["players"]
+    }
+
+
 def _pay_cost(player: dict[str, Any], cost: Sequence[str], weapon: str, message: str) -> list[str]:
     """Take ``cost`` from the player's cubes, or say which cubes are missing."""
     missing = {c: n for c, n in _missing(player["ammo"], cost).items() if n}
@@ -1003,11 +1069,13 @@ class AdrenalineEngine:
                 "weapons": [],
                 "powerups": 0,
                 "points": 0,
+                "square": None,
             }
             for name, character in zip(seats, opts["characters"], strict=True)
         ]
         return {
             "game": self.slug,
+            "board": opts["board"],
             "players": players,
             "skulls": opts["skulls"],
             "killshot": [],
@@ -1036,6 +1104,8 @@ class AdrenalineEngine:
             events = _apply_adjust(new, action)
         elif isinstance(action, WeaponAction):
             events = _apply_weapon(new, action)
+        elif isinstance(action, Move):
+            events = _apply_move(new, action)
         elif isinstance(action, EndTurn):
             events = _apply_end_turn(new)
         else:
@@ -1047,7 +1117,7 @@ class AdrenalineEngine:
             return _seat_of(state, action.shooter)
         if isinstance(action, Tagback):
             return _seat_of(state, action.source)
-        if isinstance(action, Adjust | WeaponAction):
+        if isinstance(action, Adjust | WeaponAction | Move):
             return _seat_of(state, action.player)
         if isinstance(action, EndTurn):
             return int(state["current"])

@@ -15,12 +15,15 @@ from django.views.decorators.http import require_safe
 
 from companion import services
 from companion.errors import ServiceError, error_text
-from games.adrenaline import rules
+from games.adrenaline import map_view, rules
+from games.adrenaline.arena import Square, load_board
 from games.adrenaline.game import GAME
 from games.models import Card, cards_of
 from games.presenter import Presenter, Setup
 
 COLOURS = ("red", "blue", "yellow")
+#: The map a new table plays on unless it picks another (or none): it suits 3 to 5.
+DEFAULT_BOARD = "medium-a"
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,8 @@ class AdrenalinePresenter:
             "presenter": self,
             "characters": list(CHARACTERS.values()),
             "skull_choices": [5, 6, 7, 8],
+            "boards": map_view.board_choices(),
+            "default_board": DEFAULT_BOARD,
         }
 
     def parse_setup(self, post: QueryDict) -> Setup:
@@ -115,6 +120,7 @@ class AdrenalinePresenter:
             "characters": chosen,
             "skulls": post.get("skulls", "8"),
             "first_player": chosen.index(first) if first in chosen else 0,
+            "board": post.get("board", ""),
         }
         host = post.get("host_seat", "")
         return Setup(
@@ -213,6 +219,11 @@ class AdrenalinePresenter:
             "pickup_options": _pickup_options(cards, view),
             "shot": shot,
             "shot_url": reverse("adrenaline_shot", args=[session.code]),
+            "map": map_view.map_context(
+                view,
+                {p["character"].slug: p["seat_name"] for p in players},
+                {p["character"].slug: p["character"].colour for p in players},
+            ),
         }
 
     def localise_params(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -313,6 +324,16 @@ class AdrenalinePresenter:
                     "cubes": ", ".join(str(CUBE_LABELS.get(c, c)) for c in event["paid"])
                 }
             return text
+        if kind == "move":
+            if not event["to"] or not state.get("board"):
+                return _("%(player)s is taken off the map.") % {"player": n(event["player"])}
+            square = Square.of(event["to"])
+            room = load_board(state["board"]).room_of.get(square, "")
+            return _("%(player)s moves to the %(room)s (%(square)s).") % {
+                "player": n(event["player"]),
+                "room": map_view.ROOM_NAMES.get(room, room),
+                "square": square,
+            }
         if kind == "score":
             awards = ", ".join(
                 (
@@ -514,7 +535,8 @@ def shot_context(state: dict[str, Any], names: dict[int, str], params: QueryDict
         effects = [weapon["effects"][0]["slug"]]
     picked = [t for t in params.getlist("_pick[]") if t in chars and t != shooter]
     numbers = prefill(weapon, effects, picked)
-    targets = []
+    notes = map_view.target_notes(state, shooter, card.slug if card else None, effects)
+    targets: list[dict[str, Any]] = []
     for seat, char in enumerate(chars):
         if char == shooter:
             continue
@@ -527,6 +549,7 @@ def shot_context(state: dict[str, Any], names: dict[int, str], params: QueryDict
                 "damage": damage,
                 "marks": marks,
                 "damage_choices": range(max(DAMAGE_CHOICES, damage) + 1),
+                "note": notes.get(char),
             }
         )
     chips = [(s, cards[s].name, loaded) for s, loaded in held.items() if s in cards]
@@ -548,6 +571,7 @@ def shot_context(state: dict[str, Any], names: dict[int, str], params: QueryDict
         "pickup": params.get("pickup") == "true",
         "weapon_effects": _weapon_effects(card, effects) if weapon else [],
         "targets": targets,
+        "ruled_out_picked": any(char in picked and not notes[char][0] for char in notes),
         "scope_possible": shooter_state["powerups"] > 0 and any(shooter_state["ammo"].values()),
         "scope_colours": [(c, CUBE_LABELS[c]) for c in COLOURS if shooter_state["ammo"][c] > 0],
     }

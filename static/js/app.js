@@ -375,17 +375,25 @@ document.addEventListener("htmx:oobBeforeSwap", function (event) {
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
     if (!target || !target.querySelectorAll) return;
-    target.querySelectorAll("details[id][open]").forEach(function (d) { open.push(d.id); });
+    // Only a panel the player opened: one the server shows open (the seats, for
+    // a phone still choosing) follows the server (it folds once the phone sits).
+    if (target.matches("details[id][open][data-opened]")) open.push(target.id);
+    target.querySelectorAll("details[id][open][data-opened]").forEach(function (d) { open.push(d.id); });
     target.querySelectorAll("form[data-keep-choices]").forEach(function (form, index) {
       form.querySelectorAll("input[type=radio]:checked").forEach(function (input) {
         if (!input.defaultChecked) chosen.push([target.id, index, input.name, input.value]);
       });
     });
   });
+  document.addEventListener("click", function (event) {
+    var summary = event.target.closest && event.target.closest("summary");
+    var details = summary && summary.parentElement;
+    if (details && details.tagName === "DETAILS") details.dataset.opened = "1";
+  });
   document.addEventListener("htmx:oobAfterSwap", function () {
     open.forEach(function (id) {
       var d = document.getElementById(id);
-      if (d) d.open = true;
+      if (d) { d.open = true; d.dataset.opened = "1"; }
     });
     chosen.forEach(function (entry) {
       var holder = document.getElementById(entry[0]);

@@ -386,7 +386,9 @@ def test_new_state_shape() -> None:
         "weapons": [],
         "powerups": 0,
         "points": 0,
+        "square": None,
     }
+    assert state["board"] is None  # a table that plays without the map
     assert state["frenzy"] is None and state["over"] is False
     assert state["killshot"] == [] and state["awards"] == []
 

@@ -124,6 +124,7 @@ def test_parse_options_defaults() -> None:
         "characters": ["sprog", "violet", "dozer"],
         "skulls": 8,
         "first_player": 0,
+        "board": None,
     }
 
 

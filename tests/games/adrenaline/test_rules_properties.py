@@ -8,7 +8,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.adrenaline.rules import CHARACTERS, ENGINE, WEAPONS, is_dead
+from games.adrenaline.arena import BOARD_IDS, load_board
+from games.adrenaline.rules import CHARACTERS, ENGINE, WEAPONS, is_dead, positions
 from tests.support.engine_play import random_play
 
 # A few weapons only, so that players compete for the same cards.
@@ -22,7 +23,8 @@ def current(state: dict[str, Any]) -> str:
 @st.composite
 def payloads(draw: st.DrawFn, state: dict[str, Any]) -> dict[str, Any]:
     seated = [p["character"] for p in state["players"]]
-    kind = draw(st.sampled_from(["shot"] * 4 + ["end_turn"] * 3 + ["adjust", "weapon", "tagback"]))
+    kinds = ["shot"] * 4 + ["end_turn"] * 3 + ["adjust", "weapon", "tagback", "move"]
+    kind = draw(st.sampled_from(kinds))
     if kind == "shot":
         shooter = draw(st.sampled_from([current(state)] * 4 + seated))
         others = [c for c in seated if c != shooter]
@@ -66,6 +68,13 @@ def payloads(draw: st.DrawFn, state: dict[str, Any]) -> dict[str, Any]:
             "weapon": draw(st.sampled_from(SOME_WEAPONS)),
             "pay": draw(st.booleans()),
         }
+    if kind == "move":
+        rows, cols = draw(st.integers(0, 2)), draw(st.integers(0, 3))
+        return {
+            "type": "move",
+            "player": draw(st.sampled_from(seated)),
+            "square": draw(st.sampled_from(["", f"{rows}-{cols}"])),
+        }
     if kind == "tagback":
         source = draw(st.sampled_from([c for c in seated if c != current(state)]))
         return {"type": "tagback", "from": source, "to": current(state)}
@@ -80,6 +89,7 @@ def new_game(data: st.DataObject) -> dict[str, Any]:
             "characters": characters,
             "skulls": data.draw(st.integers(5, 8), label="skulls"),
             "first_player": data.draw(st.integers(0, seats - 1), label="first"),
+            "board": data.draw(st.sampled_from(["", *BOARD_IDS]), label="board"),
         },
         seats,
     )
@@ -113,6 +123,9 @@ def check_invariants(state: dict[str, Any], after_end_turn: bool) -> None:
     if state["frenzy"] is not None:
         assert len(state["killshot"]) >= state["skulls"]
     assert json.loads(json.dumps(state)) == state
+    # Every figure on the map stands on a square of the table's board.
+    placed = [square for square in positions(state).values() if square is not None]
+    assert not placed or set(placed) <= set(load_board(state["board"]).squares)
     if state["over"]:
         outcome = ENGINE.outcome(state)
         assert outcome is not None

@@ -1,0 +1,224 @@
+"""The map on the phone: the board drawn as SVG, the figures on it, who sees whom,
+and whom the chosen weapon effect can target, worded for the table.
+
+The geometry and the rules are the pure engine's (``arena``, ``targeting``); this
+module only turns them into plain values for the templates (a live fragment is
+keyed by its values, so they are tuples and strings).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import get_language, gettext_lazy, ngettext
+
+from games.adrenaline import arena, targeting
+from games.adrenaline.arena import Direction, Side, Square
+from games.adrenaline.rules import positions
+
+CELL = 100  # SVG units per square
+DOOR = (35, 65)  # the gap of a door along a side, in SVG units
+FIGURE_SPOTS = ((28, 30), (72, 30), (28, 72), (72, 72), (50, 51))
+
+ROOM_NAMES = {
+    "red": gettext_lazy("red room"),
+    "blue": gettext_lazy("blue room"),
+    "yellow": gettext_lazy("yellow room"),
+    "green": gettext_lazy("green room"),
+    "white": gettext_lazy("white room"),
+    "purple": gettext_lazy("purple room"),
+}
+
+R = targeting.Reason
+#: Why a player cannot be targeted, in the table's words (every code has one: a test).
+REASONS = {
+    R.NOT_ON_BOARD: gettext_lazy("not on the map"),
+    R.NOT_VISIBLE: gettext_lazy("out of sight"),
+    R.VISIBLE: gettext_lazy("in sight (this weapon needs a target you cannot see)"),
+    R.TOO_CLOSE: gettext_lazy("too close (needs 2 or more moves away)"),
+    R.TOO_FAR: gettext_lazy("too far (more than 2 moves away)"),
+    R.ON_YOUR_SQUARE: gettext_lazy("on your square"),
+    R.NOT_ON_YOUR_SQUARE: gettext_lazy("not on your square"),
+    R.NOT_EXACTLY_ONE_AWAY: gettext_lazy("not exactly 1 move away"),
+    R.NOT_IN_LINE: gettext_lazy("not in a straight line from you"),
+    R.SAME_ROOM: gettext_lazy("in your own room"),
+    R.NOT_IN_ROOM: gettext_lazy("not in the room aimed at"),
+    R.NOT_ON_SQUARE: gettext_lazy("not on the square aimed at"),
+    R.NOT_NEAR_VORTEX: gettext_lazy("too far from any vortex square"),
+    R.CANNOT_MOVE_INTO_SIGHT: gettext_lazy("cannot be pulled into your sight"),
+    R.NO_PREVIOUS_TARGET: gettext_lazy("needs the earlier effect's target first"),
+    R.NOT_SEEN_BY_PREVIOUS: gettext_lazy("the previous target cannot see them"),
+    R.NOT_BASIC_TARGET: gettext_lazy("not a target of the basic effect"),
+    R.ALREADY_TARGETED: gettext_lazy("already a target of this shot"),
+    R.NOT_ON_TARGET_SQUARE: gettext_lazy("not on the target's square"),
+    R.UNKNOWN_PLAYER: gettext_lazy("not in this game"),
+    R.SHOOTER: gettext_lazy("the shooter"),
+    R.DUPLICATE_TARGET: gettext_lazy("chosen twice"),
+    R.NO_TARGET: gettext_lazy("needs a target"),
+    R.TOO_MANY_TARGETS: gettext_lazy("too many targets"),
+    R.SAME_SQUARE: gettext_lazy("one target per square"),
+    R.NO_SHARED_AIM: gettext_lazy("no single direction or square covers them all"),
+    R.ONE_OLD_AND_ONE_NEW: gettext_lazy("at most one earlier target and one new one"),
+    R.ILLEGAL_AIM: gettext_lazy("not a square, room or direction this effect can aim at"),
+}
+
+
+def board_name(board: arena.Board) -> str:
+    names = dict(board.name)
+    return names.get((get_language() or "en")[:2], names.get("en", board.id))
+
+
+def board_choices() -> list[tuple[str, str]]:
+    """(id, label) of every board, for the set-up form."""
+    choices = []
+    for board_id in arena.BOARD_IDS:
+        board = arena.load_board(board_id)
+        label = board_name(board)
+        if board.players:
+            low, high = board.players
+            label += " · " + ngettext(
+                "%(low)s–%(high)s player", "%(low)s–%(high)s players", high
+            ) % {"low": low, "high": high}
+        choices.append((board_id, label))
+    return choices
+
+
+def _walls(board: arena.Board, square: Square) -> list[tuple[str, int, int, int, int]]:
+    """The lines of one square's sides: ("wall"|"open", x1, y1, x2, y2)."""
+    x, y = square.col * CELL, square.row * CELL
+    corners = {
+        Direction.NORTH: (x, y, x + CELL, y),
+        Direction.EAST: (x + CELL, y, x + CELL, y + CELL),
+        Direction.SOUTH: (x, y + CELL, x + CELL, y + CELL),
+        Direction.WEST: (x, y, x, y + CELL),
+    }
+    lines = []
+    for direction, (x1, y1, x2, y2) in corners.items():
+        side = board.side(square, direction)
+        if side is Side.OPEN:
+            lines.append(("open", x1, y1, x2, y2))
+        elif side is Side.WALL:
+            lines.append(("wall", x1, y1, x2, y2))
+        else:  # a door: the wall with a gap in its middle
+            dx, dy = (x2 - x1) / CELL, (y2 - y1) / CELL
+            a, b = DOOR
+            lines.append(("wall", x1, y1, int(x1 + dx * a), int(y1 + dy * a)))
+            lines.append(("wall", int(x1 + dx * b), int(y1 + dy * b), x2, y2))
+    return lines
+
+
+def map_context(
+    view: dict[str, Any],
+    labels: dict[str, str],
+    colours: dict[str, str],
+    chosen: str | None = None,
+) -> dict[str, Any] | None:
+    """The map fragment's values: squares, walls, figures, and the current player's
+    sight. ``labels`` and ``colours`` name each character as the table sees it."""
+    if not view.get("board"):
+        return None
+    board = arena.load_board(view["board"])
+    where = positions(view)
+    current = view["players"][view["current"]]["character"]
+    mover = chosen if chosen in where else current
+    cells: list[dict[str, Any] | None] = []
+    for row in range(arena.ROWS):
+        for col in range(arena.COLUMNS):
+            square = Square(row, col)
+            if square not in board.room_of:
+                cells.append(None)
+                continue
+            here = [c for c, s in where.items() if s == square]
+            room = board.room_of[square]
+            cells.append(
+                {
+                    "id": str(square),
+                    "room": room,
+                    "label": _cell_label(square, room, [labels[c] for c in here]),
+                    "x": col * CELL,
+                    "y": row * CELL,
+                    "figures": tuple(
+                        (colours[c], labels[c], square.col * CELL + dx, square.row * CELL + dy)
+                        for c, (dx, dy) in zip(here, FIGURE_SPOTS, strict=False)
+                    ),
+                    "spawn": any(s == square for s in board.spawn_points.values()),
+                }
+            )
+    lines = tuple(line for square in board.squares for line in _walls(board, square))
+    return {
+        "board": board.id,
+        "name": board_name(board),
+        "cells": tuple(cells),
+        "lines": lines,
+        "movers": tuple((c, labels[c], colours[c], c == mover) for c in where),
+        "sight": sight(board, where, current, labels),
+        "off_map": tuple(labels[c] for c, s in where.items() if s is None),
+    }
+
+
+def _cell_label(square: Square, room: str, names: list[str]) -> str:
+    text = f"{ROOM_NAMES[room]} {square}"
+    return f"{text}: {', '.join(names)}" if names else text
+
+
+def sight(
+    board: arena.Board, where: dict[str, Square | None], who: str, labels: dict[str, str]
+) -> dict[str, Any] | None:
+    """Whom ``who`` sees (with the moves to reach them) and whom not."""
+    origin = where.get(who)
+    if origin is None:
+        return None
+    seen: list[tuple[str, int]] = []
+    hidden: list[tuple[str, int]] = []
+    for other, square in where.items():
+        if other == who or square is None:
+            continue
+        moves = board.distance(origin, square)
+        entry = (labels[other], moves)
+        (seen if board.can_see(origin, square) else hidden).append(entry)
+    return {"who": labels[who], "seen": tuple(seen), "hidden": tuple(hidden)}
+
+
+def target_notes(
+    view: dict[str, Any], shooter: str, weapon: str | None, effects: list[str]
+) -> dict[str, tuple[bool, str]]:
+    """Per other player: whether the first chosen effect that picks players may
+    target them, and why not. Empty when there is no map, or the shooter is off it.
+    Without a weapon, only sight is said."""
+    if not view.get("board"):
+        return {}
+    board = arena.load_board(view["board"])
+    where = positions(view)
+    origin = where.get(shooter)
+    if origin is None:
+        return {}
+    notes: dict[str, tuple[bool, str]] = {}
+    if weapon is None:
+        for other, square in where.items():
+            if other == shooter:
+                continue
+            if square is None:
+                notes[other] = (False, str(REASONS[R.NOT_ON_BOARD]))
+            elif board.can_see(origin, square):
+                notes[other] = (True, _moves(board.distance(origin, square)))
+            else:
+                notes[other] = (False, str(REASONS[R.NOT_VISIBLE]))
+        return notes
+    shot = targeting.Shot(board=board, positions=where, shooter=shooter)
+    for effect in effects:
+        if targeting.rule(weapon, effect).pick is targeting.Pick.NONE:
+            continue  # a move of the shooter's only
+        for other, verdict in targeting.target_options(shot, weapon, effect).items():
+            if verdict.ok:
+                square = where[other]
+                assert square is not None
+                notes[other] = (True, _moves(board.distance(origin, square)))
+            else:
+                assert verdict.reason is not None
+                notes[other] = (False, str(REASONS[verdict.reason]))
+        break
+    return notes
+
+
+def _moves(count: int) -> str:
+    return ngettext("%(count)s move away", "%(count)s moves away", count) % {"count": count}

@@ -1,0 +1,99 @@
+"""Adrenaline at a real table, on 360 × 740 phones: a shot in three taps without
+scrolling, one hit as one action whatever the order of taps, the double entry
+caught, and figures moved on the map seen on the other phone."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.e2e.pages import no_horizontal_scroll, wait_live
+from tests.e2e.test_table import create_session, expect_damage, join_by_code, sit
+
+VIEWPORT_HEIGHT = 740
+
+
+def tap_in_view(page: Page, locator) -> None:
+    """Tap ``locator`` as a thumb would: it must be on screen without scrolling."""
+    box = locator.bounding_box()
+    assert box is not None, "not shown"
+    assert page.evaluate("window.scrollY") == 0, "the page was scrolled"
+    assert box["y"] >= 0 and box["y"] + box["height"] <= VIEWPORT_HEIGHT, (
+        f"{locator} is at {box['y']:.0f}px: below the fold of a 360x740 phone"
+    )
+    locator.click()
+
+
+def test_a_shot_with_the_weapon_helper_takes_three_taps_and_no_scrolling(phone_a):
+    # D-struct-OR plays first; this phone sits as D-struct-OR, who holds a Lock Rifle.
+    create_session(phone_a, host_seat="dstructor")
+    phone_a.locator("#gear-dstructor summary").click()
+    phone_a.select_option("#pickup-dstructor", "lock-rifle")
+    phone_a.locator("#gear-dstructor").get_by_role("button", name="Pick up (pay)").click()
+    form = phone_a.locator("#shot-form")
+    expect(form.locator("label.chip-choice", has_text="Lock Rifle")).to_be_visible()
+    phone_a.evaluate("window.scrollTo(0, 0)")
+
+    tap_in_view(phone_a, form.locator("label.chip-choice", has_text="Lock Rifle"))
+    target = phone_a.locator("#shot-form label.chip-choice", has_text="Bruno")
+    expect(phone_a.locator("#shot-form [name='effects[]'][value=basic]")).to_be_checked()
+    tap_in_view(phone_a, target)
+    record = phone_a.locator("#shot-form").get_by_role("button", name="Record shot")
+    expect(phone_a.locator("#shot-form [data-target=dozer]")).to_be_visible()
+    tap_in_view(phone_a, record)
+
+    expect_damage(phone_a, "dozer", 2)
+    expect(phone_a.locator("#history")).to_contain_text("D-struct-OR hits Bruno: 2 damage, 1 mark.")
+    no_horizontal_scroll(phone_a)
+
+
+def test_one_hit_is_one_action_whatever_the_order_of_the_taps(phone_a):
+    create_session(phone_a)
+    board = phone_a.locator("article#player-dozer")
+    board.locator("form.hit label", has_text="2").first.click()  # damage 2 …
+    board.locator("form.hit fieldset", has_text="Marks").locator("label", has_text="1").click()
+    board.locator("[data-hit=dozer]").click()
+    expect_damage(phone_a, "dozer", 2)
+    # The same hit again, numbers chosen in the other order: the mark of the first
+    # hit turns into damage once, as the rules say (2 + 2 + 1), whatever the taps.
+    board.locator("form.hit fieldset", has_text="Marks").locator("label", has_text="1").click()
+    board.locator("form.hit fieldset", has_text="Damage").locator("label", has_text="2").click()
+    board.locator("[data-hit=dozer]").click()
+    expect_damage(phone_a, "dozer", 5)
+    # 2 direct + the earlier mark = 3 placed, and the new mark stays.
+    expect(phone_a.locator("#history li").first).to_contain_text(
+        "D-struct-OR hits Bruno: 3 damage, 1 mark. (1 mark turned into damage.)"
+    )
+
+
+def test_the_same_hit_from_two_phones_asks_the_second_before_it_applies(phone_a, phone_b):
+    code = create_session(phone_a)  # phone A sits as Anna (Banshee)
+    join_by_code(phone_b, code)
+    sit(phone_b, "Bruno")
+    expect_damage(phone_b, "violet", 0)
+    # Phone B goes quiet for a moment (its socket is slow), then records the same hit.
+    phone_b.evaluate("document.getElementById('status').dataset.version = '0'")
+    phone_a.locator("[data-hit=violet]").click()
+    expect_damage(phone_a, "violet", 1)
+    phone_b.evaluate("document.getElementById('status').dataset.version = '0'")
+    phone_b.locator("[data-hit=violet]").click()
+    message = phone_b.locator("#messages .error")
+    expect(message).to_contain_text("Anna just recorded this: D-struct-OR hits Violet: 1 damage.")
+    expect_damage(phone_b, "violet", 1)
+    message.get_by_role("button", name="Record it again").click()
+    expect_damage(phone_b, "violet", 2)
+    expect_damage(phone_a, "violet", 2)
+
+
+def test_a_figure_moved_on_one_phones_map_moves_on_the_other(phone_a, phone_b):
+    code = create_session(phone_a)
+    join_by_code(phone_b, code)
+    wait_live(phone_b)
+    game_map = phone_a.locator("#map")
+    game_map.locator("label.chip-choice", has_text="Bruno").click()
+    game_map.get_by_role("button", name="Move here: red room 1-0").click()
+    expect(phone_b.locator("#map")).to_contain_text("Not on the map:")
+    expect(phone_b.locator("#map circle.figure title")).to_have_text("Bruno")
+    expect(phone_b.locator("#history")).to_contain_text("Bruno moves to the red room (1-0).")
+    box = phone_b.locator("#map .map-board").bounding_box()
+    assert box is not None and box["width"] <= 360
+    no_horizontal_scroll(phone_b)

@@ -1,0 +1,92 @@
+"""The map on the phone: figures moved by a tap, sight said in words, and the
+weapon helper saying whom the chosen effect can target, and why not."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from companion import services
+from games.adrenaline import map_view, targeting
+from tests.conftest import phone
+from tests.support.forms import hits_by_target
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(db, catalogs):
+    # The small board: blue room on top (0-0 … 0-2), red room in the middle row
+    # (1-0 … 1-2), yellow room on the right (1-3, 2-3), white room below (2-1, 2-2).
+    session = services.create_session(
+        game="adrenaline",
+        seat_names=["Anna", "Bruno", "Carla"],
+        options={"characters": ["dozer", "banshee", "violet"], "board": "small"},
+        host_token="host",
+    )
+    services.claim_seat(session, 0, "anna")
+    return session
+
+
+def move(code: str, player: str, square: str, key: str):
+    return phone("anna").post(
+        f"/s/{code}/act",
+        {"type": "move", "player": player, "square": square, "key": key},
+        HTTP_HX_REQUEST="true",
+    )
+
+
+def test_a_tap_on_a_square_moves_the_chosen_figure_and_the_history_says_so(table):
+    assert move(table.code, "banshee", "1-1", "m-1").status_code == 200
+    page = phone("anna").get(f"/s/{table.code}/").content.decode()
+    assert 'aria-label="Move here: red room 1-1: Bruno"' in page
+    assert "Bruno moves to the red room (1-1)." in page
+
+
+def test_the_map_says_whom_the_player_on_turn_sees(table):
+    move(table.code, "dozer", "1-0", "m-1")  # Anna (on turn), red room
+    move(table.code, "banshee", "1-2", "m-2")  # Bruno, red room too
+    move(table.code, "violet", "2-2", "m-3")  # Carla, white room: no door from 1-0
+    page = phone("anna").get(f"/s/{table.code}/").content.decode()
+    assert "Anna sees:" in page and "<strong>Bruno</strong> (2 moves)" in page
+    assert "Out of sight: Carla (3 moves)" in page
+
+
+def test_the_weapon_helper_marks_whom_the_effect_cannot_target(table):
+    move(table.code, "dozer", "1-0", "m-1")
+    move(table.code, "banshee", "1-2", "m-2")
+    move(table.code, "violet", "2-2", "m-3")
+    body = (
+        Client()
+        .get(f"/s/{table.code}/adrenaline/shot", {"weapon": "lock-rifle", "_pick[]": ["violet"]})
+        .content.decode()
+    )
+    assert "✓ 2 moves away" in body  # Bruno, in sight
+    assert "✗ out of sight" in body  # Carla
+    assert "cannot be hit by this effect" in body  # and she was picked: the table decides
+    # The table can still record it: the hit is in the form.
+    assert hits_by_target(body) == {"violet": (2, 1)}
+
+
+def test_heatseeker_wants_the_players_you_cannot_see(table):
+    move(table.code, "dozer", "1-0", "m-1")
+    move(table.code, "banshee", "1-2", "m-2")
+    move(table.code, "violet", "2-2", "m-3")
+    body = Client().get(f"/s/{table.code}/adrenaline/shot", {"weapon": "heatseeker"}).content
+    text = body.decode()
+    assert "✗ in sight (this weapon needs a target you cannot see)" in text
+    assert "✓ 3 moves away" in text
+
+
+def test_a_square_off_the_board_or_a_table_without_the_map_is_refused(table, make_session):
+    response = move(table.code, "banshee", "0-3", "m-1")
+    assert response.status_code == 409 and "not on this map" in response.content.decode()
+    plain = make_session()
+    services.claim_seat(plain, 0, "anna")
+    response = move(plain.code, "dozer", "1-0", "m-2")
+    assert response.status_code == 409 and "without the map" in response.content.decode()
+    assert 'id="map"' not in phone("anna").get(f"/s/{plain.code}/").content.decode()
+
+
+def test_every_reason_the_engine_gives_has_words():
+    assert set(map_view.REASONS) == set(targeting.Reason)
