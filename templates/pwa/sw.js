@@ -36,12 +36,12 @@ self.addEventListener("activate", (event) => {
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate") {
+    // A page (a set-up form's POST included): the network, or the offline page.
     event.respondWith(page(event));
-  } else if (SHELL.has(url.pathname + url.search)) {
+  } else if (request.method === "GET" && SHELL.has(url.pathname + url.search)) {
     event.respondWith(
       caches.open(CACHE)
         .then((cache) => cache.match(request, { ignoreVary: true }))

@@ -108,6 +108,21 @@ def test_a_table_opened_without_network_shows_the_offline_page_then_the_live_tab
     retry.click()  # still offline: the same page, not the browser's error
     expect(page.get_by_role("heading", level=1)).to_have_text("You are offline")
     assert page.url == table_url
+    # The worker answers nothing else from its cache: a fragment or an action fails
+    # as it would without it, and it keeps only static files and the offline page.
+    fetched = page.evaluate(
+        "url => fetch(url, {headers: {'HX-Request': 'true'}}).then(r => r.status, () => 'failed')",
+        table_url,
+    )
+    assert fetched == "failed", fetched
+    kept = page.evaluate(
+        """() => caches.keys().then(names => Promise.all(names.map(name =>
+             caches.open(name).then(cache => cache.keys())))).then(lists =>
+             lists.flat().map(request => new URL(request.url).pathname))"""
+    )
+    assert kept and all(
+        path.startswith(("/static/", "/offline/", "/__segnalino__/")) for path in kept
+    ), kept
 
     page.context.set_offline(False)  # the page reloads by itself
     wait_live(page)
@@ -135,3 +150,19 @@ def test_an_italian_phone_offline_sees_the_offline_page_in_italian(
         expect(page.get_by_role("button", name="Riprova")).to_be_visible()
     finally:
         context.close()
+
+
+def test_a_phone_that_chose_italian_in_the_menu_gets_the_offline_page_in_italian(
+    phone_a: Page,
+):
+    """The browser says English; the player picked IT: the worker follows the pages."""
+    page = phone_a
+    page.goto("/")
+    controlled(page)
+    page.select_option("#language", "it")  # the language menu submits itself
+    expect(page.get_by_role("heading", level=1)).to_have_text(
+        "La tua serata giochi, su ogni telefono"
+    )
+    page.context.set_offline(True)
+    page.goto("/s/ABCDE/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Sei senza connessione")
