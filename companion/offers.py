@@ -35,20 +35,6 @@ class GameOffer:
     #: The game's rules summary, or "".
     rules_url: str
 
-    @property
-    def offers(self) -> list[str | Promise]:
-        """The offers as short phrases, in the order the page lists them."""
-        found: list[str | Promise] = []
-        if self.new_url:
-            found.append(_("Table companion"))
-        if self.online:
-            found.append(_("Online, with a bot") if self.bot else _("Online"))
-        if self.cards_url:
-            found.append(_("Card reference"))
-        if self.rules_url:
-            found.append(_("Rules summary"))
-        return found
-
 
 def game_offers() -> list[GameOffer]:
     """Every declared game, in the declarations' order."""

@@ -16,7 +16,8 @@ from django.core.exceptions import PermissionDenied
 from django.test import Client
 from django.urls import include, path
 
-from companion import pwa
+from companion import offers, pwa
+from games.engine.declaration import Game
 from games.engine.registry import games, get_engine
 
 pytestmark = pytest.mark.django_db
@@ -77,6 +78,19 @@ def test_the_home_page_says_what_the_app_is_for_and_lists_every_declared_game():
         online = "Online" in block
         assert online == get_engine(slug).seat_bound, f"{slug}: online is {online}"
     assert "Kablamo" in html and "Plastic Attack" in html
+
+
+def test_a_game_declared_with_only_a_card_list_is_listed_with_its_cards_and_no_session(
+    monkeypatch,
+):
+    """The home page reads the declarations: nothing to add there for a new game."""
+    cards_only = Game(slug="chess", name="Chess", module="games.chess.game", catalog="c.json")
+    monkeypatch.setattr(offers, "games", lambda: {**games(), "chess": cards_only})
+    html = Client().get("/", **ENGLISH).content.decode()
+    block = html.split('data-game="chess"')[1].split('<section class="card">')[0]
+    assert "Chess" in block and 'href="/cards/?game=chess"' in block
+    assert "/new/chess/" not in block and "Table companion" not in block
+    assert "Online" not in block and "/rules/chess/" not in block
 
 
 def test_the_home_page_in_italian_names_the_offers_in_italian():
