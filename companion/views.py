@@ -20,10 +20,11 @@ from companion.errors import BadRequest, Forbidden, ServiceError, TooMany, error
 from companion.htmx import HtmxHttpRequest
 from companion.identity import phone_token
 from companion.models import GameSession
+from companion.offers import game_offers
 from companion.rendering import render_frames
 from companion.selectors import table_context, viewer_for
 from games.engine import EngineError
-from games.views import presenter_for, presenters
+from games.views import presenter_for
 
 
 def _error_response(
@@ -81,7 +82,7 @@ def _index(raw: Any, field: str) -> int:
 
 @require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "companion/home.html", {"presenters": presenters()})
+    return render(request, "companion/home.html", {"games": game_offers()})
 
 
 def new_session(request: HtmxHttpRequest, game: str) -> HttpResponse:
