@@ -39,8 +39,8 @@ CLOSE_FIELDS = ("names", "search")
 MIN_CLOSE_LETTERS = 4
 # PostgreSQL: least strict_word_similarity(typed words, column) for a close
 # match, and least word_similarity(each typed word, column).
-TRIGRAM_CUTOFF = {"names": 0.35, "search": 0.45}
-TRIGRAM_WORD_FLOOR = 0.3
+TRIGRAM_CUTOFF = {"names": 0.3, "search": 0.45}
+TRIGRAM_WORD_FLOOR = 0.2
 # Close matches shown: those at least this share as close as the closest one.
 CLOSE_MARGIN = 0.8
 # RapidFuzz: least ratio (0–100) between a typed word and a word of the column,

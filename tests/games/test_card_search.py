@@ -206,15 +206,16 @@ def test_more_filters_opens_by_itself_when_one_of_them_is_set(client, catalogs):
 def test_postgresql_matches_with_pg_trgm(catalogs):
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL: set DATABASE_URL=postgres://postgres@127.0.0.1:5432/x")
-    from games.card_search import closeness
+    from games.card_search import TRIGRAM_CUTOFF, TRIGRAM_WORD_FLOOR, closeness
 
     with connection.cursor() as cursor:
         cursor.execute("SELECT extversion FROM pg_extension WHERE extname = 'pg_trgm'")
         assert cursor.fetchone() is not None
         cursor.execute(
             "SELECT id, strict_word_similarity('lokc rifle', names) FROM games_card"
-            " WHERE strict_word_similarity('lokc rifle', names) >= 0.35"
-            " AND word_similarity('lokc', names) >= 0.3 AND word_similarity('rifle', names) >= 0.3"
+            " WHERE strict_word_similarity('lokc rifle', names) >= %s"
+            " AND word_similarity('lokc', names) >= %s AND word_similarity('rifle', names) >= %s",
+            [TRIGRAM_CUTOFF["names"], TRIGRAM_WORD_FLOOR, TRIGRAM_WORD_FLOOR],
         )
         expected = dict(cursor.fetchall())
     scores = closeness(Card.objects.all(), ["lokc", "rifle"], "names")
