@@ -135,15 +135,13 @@ def facets_of(game: str) -> list[str]:
     return [facet for facet in FACETS if counts[facet]]
 
 
-def fit_to_game(query: CardQuery, kinds: list[CardType]) -> CardQuery:
-    """The query without the filters that do not apply to its game: choosing a game
-    drops the card type and "More filters" of another game."""
+def fit_to_game(query: CardQuery, kinds: list[CardType], facets: list[str]) -> CardQuery:
+    """The query without the filters that do not apply to its game (``facets``: the
+    game's own): choosing a game drops the card type and "More filters" of another."""
     if not query.game:
         return query
     dropped: dict[str, Any] = {
-        facet: "" if facet == "colour" else None
-        for facet in FACETS
-        if facet not in facets_of(query.game)
+        facet: "" if facet == "colour" else None for facet in FACETS if facet not in facets
     }
     if query.kind and not any(k.game == query.game and k.slug == query.kind for k in kinds):
         dropped["kind"] = ""
@@ -178,7 +176,7 @@ def cubes(colours: Any) -> list[tuple[str, Any]]:
     return [(c, COLOUR_NAMES.get(c, c)) for c in (colours or [])]
 
 
-def _filters_context(query: CardQuery, kinds: list[CardType]) -> dict[str, Any]:
+def _filters_context(query: CardQuery, kinds: list[CardType], facets: list[str]) -> dict[str, Any]:
     return {
         "games": list(GAMES.items()),
         "kinds": [
@@ -186,7 +184,7 @@ def _filters_context(query: CardQuery, kinds: list[CardType]) -> dict[str, Any]:
             for k in sorted(kinds, key=lambda k: _game_index(k.game))
             if not query.game or k.game == query.game
         ],
-        "facets": facets_of(query.game),
+        "facets": facets,
         "game_title": GAMES.get(query.game, ""),
         "colours": list(COLOUR_NAMES.items()),
         "numbers": range(1, 4),
@@ -226,17 +224,18 @@ def card_index(request: HtmxHttpRequest) -> HttpResponse:
     except BadRequest as error:
         return _error_response(request, error)
     kinds = list(CardType.objects.all())
-    query = fit_to_game(asked, kinds)
+    facets = facets_of(asked.game)
+    query = fit_to_game(asked, kinds, facets)
     partial = request.htmx and not request.htmx.history_restore_request
     if query != asked and not partial:
         return redirect(query.url())  # the address says what the page shows
     context = _results_context(query, kinds)
-    context.update(_filters_context(query, kinds))
+    context.update(_filters_context(query, kinds, facets))
     if partial:
+        # The results and the filters that apply; the address: this search, without
+        # the dropped filters and the form's empty fields.
         response = render(request, "cards/results.html", {**context, "oob": True})
-        if query != asked:
-            push_url(response, query.url())
-        return response
+        return push_url(response, query.url())
     return render(request, "cards/index.html", context)
 
 

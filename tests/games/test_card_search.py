@@ -153,10 +153,10 @@ def test_choosing_a_game_as_you_type_drops_them_in_the_form_and_the_address(clie
     assert '<option value="powerup"' not in html  # the type menu lists spells only
 
 
-def test_filters_that_apply_stay_and_the_address_is_left_alone(client, catalogs):
-    params = {"game": "adrenaline", "kind": "weapon", "colour": "red", "cost": "2"}
-    response = client.get("/cards/", params, headers={"HX-Request": "true"})
-    assert "HX-Push-Url" not in response
+def test_filters_that_apply_stay_and_the_address_leaves_out_empty_fields(client, catalogs):
+    params = {"q": "", "game": "adrenaline", "kind": "weapon", "colour": "red", "cost": "2"}
+    response = client.get("/cards/", {**params, "damage": ""}, headers={"HX-Request": "true"})
+    assert response["HX-Push-Url"] == "/cards/?game=adrenaline&kind=weapon&colour=red&cost=2"
     assert '<option value="red" selected>' in response.content.decode()
 
 
