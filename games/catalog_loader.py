@@ -127,6 +127,7 @@ def load_catalog(path: Path) -> tuple[str, int, int, int]:
             "text_it": _text(card, "it"),
             "data": card,
             "search": search_text(card),
+            "names": fold(f"{card['name']['en']} {card['name']['it']}"),
             **facets(card),
         }
         _row, was_created = Card.objects.update_or_create(

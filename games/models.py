@@ -59,6 +59,9 @@ class Card(models.Model):
     search = models.TextField(
         blank=True, editable=False, help_text=_("Names and text in both languages, folded")
     )
+    names = models.TextField(
+        blank=True, editable=False, help_text=_("Names in both languages, folded")
+    )
 
     class Meta:
         ordering = ["game", "kind", "order"]

@@ -8,25 +8,28 @@ each game's declaration names (``Game.rules``). The games are the declared ones.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
+from urllib.parse import urlencode
 
+from django.db.models import Count, Q
 from django.http import HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import push_url
 
 from companion.errors import BadRequest, NotFound
 from companion.htmx import HtmxHttpRequest
 from companion.views import _error_response
+from games.card_search import Found, find
 from games.catalog_loader import AMMO, data_file
 from games.engine.registry import games
 from games.models import Card, CardType
-from games.text_fold import words
 
 # Every declared game by slug, its name in the reader's language, in the order the
 # filters list them.
@@ -53,6 +56,32 @@ class CardQuery:
     def is_empty(self) -> bool:
         return self == CardQuery()
 
+    @property
+    def has_filters(self) -> bool:
+        return replace(self, q="") != CardQuery()
+
+    @property
+    def has_facets(self) -> bool:
+        """A "More filters" filter is set."""
+        return any(getattr(self, facet) not in ("", None) for facet in FACETS)
+
+    def params(self) -> dict[str, str]:
+        """The GET parameters that ask for this search, in the form's order."""
+        return {
+            name: str(value)
+            for name in self.__dataclass_fields__
+            if (value := getattr(self, name)) not in ("", None)
+        }
+
+    def url(self) -> str:
+        params = self.params()
+        return reverse("cards") + (f"?{urlencode(params)}" if params else "")
+
+
+# The filters under "More filters", each a column of ``Card``; a game offers the
+# ones some of its cards have.
+FACETS = {"colour": "colours", "cost": "cost", "damage": "damage", "priority": "priority"}
+
 
 def _number(raw: str, field: str) -> int | None:
     if raw == "":
@@ -69,19 +98,18 @@ def _number(raw: str, field: str) -> int | None:
 
 
 def parse_query(params: Any) -> CardQuery:
-    """A ``CardQuery`` from GET parameters, or ``BadRequest`` saying what is wrong."""
+    """A ``CardQuery`` from GET parameters, or ``BadRequest`` saying what is wrong.
+
+    A filter that exists but does not apply to the chosen game (another game's
+    card type, ammo colours for Shazamm!) is not an error: ``fit_to_game`` drops it."""
     raw = {name: str(params.get(name, "")).strip() for name in CardQuery.__dataclass_fields__}
     if len(raw["q"]) > MAX_QUERY:
         raise BadRequest(gettext_noop("Search for at most %(max)s characters."), max=MAX_QUERY)
     game, kind, colour = raw["game"], raw["kind"], raw["colour"]
     if game and game not in GAMES:
         raise BadRequest(gettext_noop("There is no game called “%(game)s”."), game=game[:32])
-    if kind:
-        kinds = CardType.objects.filter(slug=kind)
-        if game:
-            kinds = kinds.filter(game=game)
-        if not kinds.exists():
-            raise BadRequest(gettext_noop("There is no card type “%(kind)s”."), kind=kind[:32])
+    if kind and not CardType.objects.filter(slug=kind).exists():
+        raise BadRequest(gettext_noop("There is no card type “%(kind)s”."), kind=kind[:32])
     if colour and colour not in AMMO:
         raise BadRequest(gettext_noop("There is no ammo colour “%(colour)s”."), colour=colour[:16])
     return CardQuery(
@@ -95,13 +123,35 @@ def parse_query(params: Any) -> CardQuery:
     )
 
 
-def find_cards(query: CardQuery) -> list[Card]:
-    """Cards matching every word (names, text and notes, both languages) and filter.
+def facets_of(game: str) -> list[str]:
+    """The "More filters" a game's cards can be told apart by (every one for all games)."""
+    if not game:
+        return list(FACETS)
+    cards = Card.objects.filter(game=game)
+    counts = cards.aggregate(
+        colour=Count("id", filter=~Q(colours="")),
+        **{facet: Count(column) for facet, column in FACETS.items() if facet != "colour"},
+    )
+    return [facet for facet in FACETS if counts[facet]]
 
-    Cards whose name matches come first, then the catalog order."""
+
+def fit_to_game(query: CardQuery, kinds: list[CardType], facets: list[str]) -> CardQuery:
+    """The query without the filters that do not apply to its game (``facets``: the
+    game's own): choosing a game drops the card type and "More filters" of another."""
+    if not query.game:
+        return query
+    dropped: dict[str, Any] = {
+        facet: "" if facet == "colour" else None for facet in FACETS if facet not in facets
+    }
+    if query.kind and not any(k.game == query.game and k.slug == query.kind for k in kinds):
+        dropped["kind"] = ""
+    return replace(query, **dropped)
+
+
+def find_cards(query: CardQuery) -> Found:
+    """Cards matching the words (names, text and notes, both languages; close
+    matches when none matches exactly, see ``games.card_search``) and every filter."""
     cards = Card.objects.all()
-    for word in words(query.q):
-        cards = cards.filter(search__contains=word)
     if query.game:
         cards = cards.filter(game=query.game)
     if query.kind:
@@ -114,15 +164,7 @@ def find_cards(query: CardQuery) -> list[Card]:
         cards = cards.filter(damage__gte=query.damage)
     if query.priority is not None:
         cards = cards.filter(priority=query.priority)
-    found = list(cards.defer("data", "search"))
-    query_words = words(query.q)
-
-    def rank(card: Card) -> tuple[int, int, str, int]:
-        name = " ".join(words(f"{card.name_en} {card.name_it}", limit=50))
-        named = all(word in name for word in query_words)
-        return (0 if named else 1, _game_index(card.game), card.kind, card.order)
-
-    return sorted(found, key=rank)
+    return find(cards, query.q)
 
 
 def _game_index(game: str) -> int:
@@ -134,7 +176,7 @@ def cubes(colours: Any) -> list[tuple[str, Any]]:
     return [(c, COLOUR_NAMES.get(c, c)) for c in (colours or [])]
 
 
-def _filters_context(query: CardQuery, kinds: list[CardType]) -> dict[str, Any]:
+def _filters_context(query: CardQuery, kinds: list[CardType], facets: list[str]) -> dict[str, Any]:
     return {
         "games": list(GAMES.items()),
         "kinds": [
@@ -142,6 +184,8 @@ def _filters_context(query: CardQuery, kinds: list[CardType]) -> dict[str, Any]:
             for k in sorted(kinds, key=lambda k: _game_index(k.game))
             if not query.game or k.game == query.game
         ],
+        "facets": facets,
+        "game_title": GAMES.get(query.game, ""),
         "colours": list(COLOUR_NAMES.items()),
         "numbers": range(1, 4),
         "damages": range(1, 5),
@@ -159,13 +203,16 @@ def _results_context(query: CardQuery, kinds: list[CardType]) -> dict[str, Any]:
             by_key.get((card.game, card.kind)),
             cubes(card.colours.split()),
         )
-        for card in found[:PAGE]
+        for card in found.cards[:PAGE]
     ]
     return {
         "query": query,
         "rows": rows,
-        "count": len(found),
-        "more": max(0, len(found) - PAGE),
+        "count": len(found.cards),
+        "close": found.close,
+        "more": max(0, len(found.cards) - PAGE),
+        "unfiltered_url": CardQuery(q=query.q).url(),
+        "all_cards_url": CardQuery().url(),
     }
 
 
@@ -173,14 +220,22 @@ def _results_context(query: CardQuery, kinds: list[CardType]) -> dict[str, Any]:
 @vary_on_headers("HX-Request")
 def card_index(request: HtmxHttpRequest) -> HttpResponse:
     try:
-        query = parse_query(request.GET)
+        asked = parse_query(request.GET)
     except BadRequest as error:
         return _error_response(request, error)
     kinds = list(CardType.objects.all())
+    facets = facets_of(asked.game)
+    query = fit_to_game(asked, kinds, facets)
+    partial = request.htmx and not request.htmx.history_restore_request
+    if query != asked and not partial:
+        return redirect(query.url())  # the address says what the page shows
     context = _results_context(query, kinds)
-    context.update(_filters_context(query, kinds))
-    if request.htmx and not request.htmx.history_restore_request:
-        return render(request, "cards/results.html", {**context, "oob": True})
+    context.update(_filters_context(query, kinds, facets))
+    if partial:
+        # The results and the filters that apply; the address: this search, without
+        # the dropped filters and the form's empty fields.
+        response = render(request, "cards/results.html", {**context, "oob": True})
+        return push_url(response, query.url())
     return render(request, "cards/index.html", context)
 
 

@@ -168,7 +168,7 @@ def test_filter_by_game_type_and_priority(client, catalogs):
         ({"damage": "-1"}, "between 0 and 99"),
         ({"priority": "100000"}, "between 0 and 99"),
         ({"game": "chess"}, "There is no game called"),
-        ({"kind": "weapon", "game": "shazamm"}, "There is no card type"),
+        ({"kind": "wand"}, "There is no card type"),
         ({"colour": "green"}, "no ammo colour"),
         ({"q": "x" * 101}, "at most 100 characters"),
     ],
