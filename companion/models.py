@@ -43,6 +43,14 @@ class GameSession(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     ended_at = models.DateTimeField(null=True, blank=True)
+    #: "Play again": the session the same table moved on to (made once, whoever taps).
+    next_session = models.OneToOneField(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="previous_session",
+    )
 
     class Meta:
         indexes = [models.Index(fields=["updated_at"])]

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 
 from companion.models import Action, GameSession, Seat
+from games.engine.protocol import Outcome
 from games.engine.registry import get_engine
 from games.views import presenter_for
 
@@ -246,6 +247,10 @@ def table_context(
         # Nobody undoes another seat's move in such a game (services.undo): no
         # button that would only be refused. (Its part is rendered per seat.)
         undo_allowed = False
+    outcome = engine.outcome(session.state)
+    if outcome is not None or session.is_ended:
+        context["finale"] = finale(session, seats, presenter, outcome)
+        context["can_play_again"] = viewer.can_act
     board_viewer = shown_to(session, viewer)
     view = engine.view(session.state, board_viewer.seat)
     context.update(
@@ -257,3 +262,72 @@ def table_context(
         ),
     )
     return context
+
+
+CHART_WIDTH, CHART_HEIGHT = 300, 120
+
+
+def finale(
+    session: GameSession, seats: list[Seat], presenter: Any, outcome: Outcome | None
+) -> dict[str, Any]:
+    """The end of a game: the standings (places shared by ties), its story told from
+    the log, a chart of the story's series, and where the table plays next."""
+    names = [seat.name for seat in seats]
+    standings = []
+    place = 1
+    for group in outcome.places if outcome else []:
+        standings.append(
+            {
+                "place": place,
+                "names": [names[s] for s in group if s < len(names)],
+                "score": outcome.scores.get(group[0]) if outcome and outcome.scores else None,
+            }
+        )
+        place += len(group)
+    rows = list(
+        Action.objects.filter(session=session)
+        .order_by("version")
+        .values_list("kind", "version", "undoes", "events")
+    )
+    undone = {undoes for kind, _v, undoes, _e in rows if kind == Action.Kind.UNDO}
+    log = [
+        events
+        for kind, version, _u, events in rows
+        if kind == Action.Kind.GAME and version not in undone
+    ]
+    story = presenter.story(log, session.state, names)
+    next_code = (
+        GameSession.objects.filter(pk=session.next_session_id)
+        .values_list("code", flat=True)
+        .first()
+        if session.next_session_id
+        else None
+    )
+    return {
+        "standings": standings,
+        "story": story,
+        "chart": _chart(story.series),
+        "next_url": reverse("session", args=[next_code]) if next_code else "",
+    }
+
+
+def _chart(series: Any) -> list[tuple[str, str, str]]:
+    """Each series as an SVG polyline's points, on one scale."""
+    lines = [values for _name, _colour, values in series if values]
+    if not lines:
+        return []
+    top = max(max(values) for values in lines) or 1
+    bottom = min(0, *(min(values) for values in lines))
+    span = (top - bottom) or 1
+    chart = []
+    for name, colour, values in series:
+        if not values:
+            continue
+        steps = max(len(values) - 1, 1)
+        points = " ".join(
+            f"{round(i * CHART_WIDTH / steps, 1)},"
+            f"{round(CHART_HEIGHT - (v - bottom) * CHART_HEIGHT / span, 1)}"
+            for i, v in enumerate(values)
+        )
+        chart.append((name, colour, points))
+    return chart

@@ -304,6 +304,45 @@ def end_session(session: GameSession, token: str) -> None:
         _changed(session)
 
 
+def play_again(session: GameSession, token: str) -> GameSession:
+    """ "Play again": a new session of the same game with the same seats, options and
+    phones (each seat keeps its holder, a bot stays a bot). Made once: a second tap,
+    from any phone, gets the same new session. Only when the game is over (or the
+    host ended it), and only for a phone at the table (a seat, or the host)."""
+    engine = get_engine(session.game)
+    with transaction.atomic():
+        locked = GameSession.objects.select_for_update().get(pk=session.pk)
+        seats = list(locked.seats.all())
+        _acting_seat(locked, token, seats)
+        if locked.next_session_id is not None:
+            return GameSession.objects.get(pk=locked.next_session_id)
+        if engine.outcome(locked.state) is None and not locked.is_ended:
+            raise Conflict(_("The game is not over yet: finish it, or the host ends it, first."))
+        new = create_session(
+            game=locked.game,
+            seat_names=[seat.name for seat in seats],
+            options=locked.options,
+            host_token=locked.host_token,
+            mode=locked.mode,
+            edit_policy=locked.edit_policy,
+            turn_seconds=locked.turn_seconds,
+        )
+        now = timezone.now()
+        for old, seat in zip(seats, new.seats.all(), strict=True):
+            if old.holder or old.bot:
+                seat.holder, seat.bot = old.holder, old.bot
+                seat.claimed_at = now if old.holder else None
+                if old.holder and engine.seat_bound:
+                    seat.rejoin_key = secrets.token_urlsafe(12)
+                seat.save(update_fields=["holder", "bot", "claimed_at", "rejoin_key"])
+        _changed(new)
+        _schedule_followups(new, engine.waiting_for(new.state))  # a bot may move first
+        locked.next_session = new
+        locked.save(update_fields=["next_session"])
+        _changed(locked)
+    return new
+
+
 # ---------------------------------------------------------------- actions
 
 

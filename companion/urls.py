@@ -12,6 +12,7 @@ urlpatterns = [
     path("s/<str:code>/act", views.act, name="act"),
     path("s/<str:code>/undo", views.undo, name="undo"),
     path("s/<str:code>/host", views.host, name="host"),
+    path("s/<str:code>/again", views.play_again, name="again"),
     path("s/<str:code>/seats/<int:index>/claim", views.claim, name="claim"),
     path("s/<str:code>/seats/<int:index>/free", views.free, name="free"),
     path("s/<str:code>/seats/<int:index>/rename", views.rename, name="rename"),

@@ -21,6 +21,7 @@ from companion.htmx import HtmxHttpRequest
 from companion.identity import phone_token
 from companion.models import GameSession
 from companion.offers import game_offers
+from companion.recent import recent_tables, remember_table
 from companion.rendering import render_frames
 from companion.selectors import table_context, viewer_for
 from games.engine import EngineError
@@ -82,7 +83,11 @@ def _index(raw: Any, field: str) -> int:
 
 @require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "companion/home.html", {"games": game_offers()})
+    return render(
+        request,
+        "companion/home.html",
+        {"games": game_offers(), "recent": recent_tables(request.session)},
+    )
 
 
 def new_session(request: HtmxHttpRequest, game: str) -> HttpResponse:
@@ -158,6 +163,7 @@ def session_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     seats = list(session.seats.all())
     viewer = viewer_for(session, seats, token)
     context = table_context(session, viewer, seats=seats)
+    remember_table(request.session, session.code)
     context["join_url"] = public_link(request, reverse("join_code", args=[session.code]))
     context["watch_url"] = public_link(request, reverse("watch", args=[session.spectator_key]))
     context["ws_path"] = reverse("session", args=[session.code]).replace("/s/", "/ws/s/", 1)
@@ -317,6 +323,23 @@ def rename(request: HtmxHttpRequest, code: str, index: int) -> HttpResponse:
             session, index, request.POST.get("name", ""), token
         ),
     )
+
+
+@require_POST
+def play_again(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """ "Play again": the same seats in a new session of the same game; the tapping
+    phone goes there (the others get the link on their table, live)."""
+    try:
+        session = services.get_session(code)
+        new = services.play_again(session, phone_token(request.session, create=True))
+    except ServiceError as error:
+        return _error_response(request, error, taps.game_of(code))
+    url = reverse("session", args=[new.code])
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return HttpResponseRedirect(url)
 
 
 @require_POST

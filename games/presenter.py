@@ -21,6 +21,22 @@ if TYPE_CHECKING:
     from companion.selectors import Viewer
 
 
+#: Colours (CSS ``c-…`` classes) for seats of games whose players have none of their own.
+SEAT_COLOURS = ("blue", "red", "yellow", "green", "purple", "grey")
+
+
+@dataclass(frozen=True)
+class Story:
+    """What the end of a game shows besides the standings: a table of figures per
+    player (``columns`` heads the values of each row) and, where a picture reads
+    better, a line per player over the game (``series``: name, colour, values)."""
+
+    columns: tuple[str, ...] = ()
+    rows: tuple[tuple[str, tuple[Any, ...]], ...] = ()
+    series_title: str = ""
+    series: tuple[tuple[str, str, tuple[int, ...]], ...] = ()
+
+
 @dataclass(frozen=True)
 class Setup:
     """What a game's set-up form asks for, parsed by its presenter."""
@@ -101,4 +117,11 @@ class Presenter(Protocol):
         self, event: dict[str, Any], state: dict[str, Any], names: dict[Any, Any] | None = None
     ) -> str:
         """One history sentence for an engine event ("" to leave it out)."""
+        ...
+
+    def story(
+        self, log: list[list[dict[str, Any]]], state: dict[str, Any], names: list[str]
+    ) -> Story:
+        """The story of a finished game, told from its log: the events of each action
+        still in effect, oldest first. ``names``: the seats' names, by seat."""
         ...

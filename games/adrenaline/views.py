@@ -19,7 +19,7 @@ from games.adrenaline import map_view, rules
 from games.adrenaline.arena import Square, load_board
 from games.adrenaline.game import GAME
 from games.models import Card, cards_of
-from games.presenter import Presenter, Setup
+from games.presenter import Presenter, Setup, Story
 
 COLOURS = ("red", "blue", "yellow")
 #: The map a new table plays on unless it picks another (or none): it suits 3 to 5.
@@ -183,7 +183,6 @@ class AdrenalinePresenter:
                 for key in ("character", "ammo", "powerups", "weapons", "editable")
             }
         current = view["players"][view["current"]]["character"]
-        outcome = rules.ENGINE.outcome(view)
         can_end_turn = (
             can_edit
             and not view["over"]
@@ -199,12 +198,6 @@ class AdrenalinePresenter:
             if view["frenzy"]
             else None,
             "over": view["over"],
-            "places": [
-                [{"player": players[seat], "points": outcome.scores.get(seat, 0)} for seat in place]
-                for place in outcome.places
-            ]
-            if outcome
-            else [],
             "can_end_turn": can_end_turn,
             "tagbacks": _tagback_offers(last_events, view, players),
         }
@@ -392,6 +385,69 @@ class AdrenalinePresenter:
             winners = " & ".join(n(c) for c in event["places"][0]) if event["places"] else "?"
             return _("Game over. Winner: %(winners)s.") % {"winners": winners}
         return ""
+
+    # ------------------------------------------------------------ the end
+
+    def story(
+        self, log: list[list[dict[str, Any]]], state: dict[str, Any], names: list[str]
+    ) -> Story:
+        """Per player: damage dealt, kills, points by source; points over the game."""
+        chars = [p["character"] for p in state["players"]]
+        dealt = dict.fromkeys(chars, 0)
+        kills = dict.fromkeys(chars, 0)
+        points = dict.fromkeys(chars, 0)
+        series: dict[str, list[int]] = {c: [0] for c in chars}
+        for events in log:
+            scored = False
+            for event in events:
+                kind = event.get("type")
+                if kind == "damage":
+                    dealt[event["shooter"]] += event["damage"]
+                    kills[event["shooter"]] += 1 if event.get("killed") else 0
+                elif kind in ("score", "killshot_score"):
+                    for award in event["awards"]:
+                        points[award["to"]] += award["points"]
+                        scored = True
+                elif kind == "double_kill":
+                    points[event["player"]] += 1
+                    scored = True
+            if scored:
+                for c in chars:
+                    series[c].append(points[c])
+        breakdown = rules.points_breakdown(state)
+        return Story(
+            columns=(
+                str(_("damage dealt")),
+                str(_("kills")),
+                str(_("from boards")),
+                str(_("first blood")),
+                str(_("kill-shot track")),
+                str(_("double kills")),
+            ),
+            rows=tuple(
+                (
+                    names[i] if i < len(names) else character_name(c),
+                    (
+                        dealt[c],
+                        kills[c],
+                        breakdown[c]["board"],
+                        breakdown[c]["first_blood"],
+                        breakdown[c]["killshot_track"],
+                        breakdown[c]["double_kill"],
+                    ),
+                )
+                for i, c in enumerate(chars)
+            ),
+            series_title=str(_("Points over the game")),
+            series=tuple(
+                (
+                    names[i] if i < len(names) else character_name(c),
+                    CHARACTERS[c].colour,
+                    tuple(series[c]),
+                )
+                for i, c in enumerate(chars)
+            ),
+        )
 
 
 # (language, weapons held) → (the catalog it was built from, the <option>s)

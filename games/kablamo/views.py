@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy
 
 from games.kablamo import rules
 from games.kablamo.game import GAME
-from games.presenter import Presenter, Setup
+from games.presenter import Presenter, Setup, Story
 
 REMINDERS = {
     "load": gettext_lazy(
@@ -222,6 +222,12 @@ class KablamoPresenter:
     @staticmethod
     def _delayed(view: dict[str, Any], slug: str) -> dict[str, str]:
         return {"slug": slug, "name": view["bullets"].get(slug, {}).get("name", slug)}
+
+    def story(
+        self, log: list[list[dict[str, Any]]], state: dict[str, Any], names: list[str]
+    ) -> Story:
+        """The standings say it all for now: no figures of their own yet."""
+        return Story()
 
     def localise_params(self, params: dict[str, Any]) -> dict[str, Any]:
         return dict(params)

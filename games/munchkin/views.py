@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from games.engine.errors import InvalidInput
 from games.munchkin import rules
 from games.munchkin.game import GAME
-from games.presenter import Presenter, Setup
+from games.presenter import SEAT_COLOURS, Presenter, Setup, Story
 
 PHASE_LABELS = {
     "kick_door": gettext_lazy("Kick open the door"),
@@ -356,6 +356,51 @@ class MunchkinPresenter:
         }
 
     # ------------------------------------------------------------ errors
+
+    def story(
+        self, log: list[list[dict[str, Any]]], state: dict[str, Any], names: list[str]
+    ) -> Story:
+        """Per player: levels gained, fights won and lost, deaths; levels over the game."""
+        seats = range(len(state["players"]))
+        gained = dict.fromkeys(seats, 0)
+        won = dict.fromkeys(seats, 0)
+        lost = dict.fromkeys(seats, 0)
+        deaths = dict.fromkeys(seats, 0)
+        level = {seat: 1 for seat in seats}
+        series: dict[int, list[int]] = {seat: [1] for seat in seats}
+        for events in log:
+            moved = False
+            for event in events:
+                kind = event.get("type")
+                if kind == "level" and "to" in event:
+                    gained[event["seat"]] += max(0, event["to"] - event["from"])
+                    level[event["seat"]] = event["to"]
+                    moved = True
+                elif kind == "combat_won":
+                    won[event["fighter"]] += 1
+                elif kind == "combat_lost":
+                    lost[event["fighter"]] += 1
+                elif kind == "death":
+                    deaths[event["seat"]] += 1
+            if moved:
+                for seat in seats:
+                    series[seat].append(level[seat])
+        return Story(
+            columns=(
+                str(_("levels gained")),
+                str(_("fights won")),
+                str(_("fights lost")),
+                str(_("deaths")),
+            ),
+            rows=tuple(
+                (names[seat], (gained[seat], won[seat], lost[seat], deaths[seat])) for seat in seats
+            ),
+            series_title=str(_("Levels over the game")),
+            series=tuple(
+                (names[seat], SEAT_COLOURS[seat % len(SEAT_COLOURS)], tuple(series[seat]))
+                for seat in seats
+            ),
+        )
 
     def localise_params(self, params: dict[str, Any]) -> dict[str, Any]:
         """Race names come from the engine in English."""

@@ -12,7 +12,7 @@ from games.models import cards_of
 from games.plastic_attack import rules
 from games.plastic_attack.cards import BANDS, RANKS, SPECIALS, rank_of, value_of
 from games.plastic_attack.game import GAME
-from games.presenter import Presenter, Setup
+from games.presenter import Presenter, Setup, Story
 
 TIMER_CHOICES = (0, 30, 60, 120)
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -293,6 +293,12 @@ class PlasticAttackPresenter:
             if action == "master-plan"
             else [],
         }
+
+    def story(
+        self, log: list[list[dict[str, Any]]], state: dict[str, Any], names: list[str]
+    ) -> Story:
+        """The standings say it all for now: no figures of their own yet."""
+        return Story()
 
     def localise_params(self, params: dict[str, Any]) -> dict[str, Any]:
         return dict(params)

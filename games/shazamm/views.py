@@ -8,7 +8,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from games.models import Card, cards_of
-from games.presenter import Presenter, Setup
+from games.presenter import Presenter, Setup, Story
 from games.shazamm.game import GAME
 from games.shazamm.spells import CLONE, SLUGS
 
@@ -195,6 +195,32 @@ class ShazammPresenter:
             "kind": "larceny",
             "spells": [self._card(n, cards) for n in options.get("spells", [])],
         }
+
+    def story(
+        self, log: list[list[dict[str, Any]]], state: dict[str, Any], names: list[str]
+    ) -> Story:
+        """Per mage: spells cast and mana bid; the wall of fire over the game."""
+        spells = [0, 0]
+        mana = [0, 0]
+        rounds = 0
+        wall: list[int] = []
+        for events in log:
+            for event in events:
+                kind = event.get("type")
+                if kind == "reveal":
+                    for seat in (0, 1):
+                        spells[seat] += len(event["spells"][seat])
+                        mana[seat] += int(event["bids"][seat] or 0)
+                elif kind in ("move", "middle") and "wall" in event:
+                    wall.append(int(event["wall"]))
+                elif kind == "round_end":
+                    rounds += 1
+        return Story(
+            columns=(str(_("rounds played")), str(_("spells cast")), str(_("mana bid"))),
+            rows=tuple((names[seat], (rounds, spells[seat], mana[seat])) for seat in (0, 1)),
+            series_title=str(_("Where the wall of fire stood")) if wall else "",
+            series=((str(_("wall of fire")), "red", tuple(wall)),) if wall else (),
+        )
 
     def localise_params(self, params: dict[str, Any]) -> dict[str, Any]:
         localised = dict(params)

@@ -148,6 +148,7 @@
     var detail = event.detail;
     if (!live || detail.verb !== "post") return;
     if (!live.contains(detail.elt) && !detail.elt.closest("#messages")) return;
+    if (detail.elt.closest("[data-direct]")) return;  // not a tap: e.g. "play again"
     event.preventDefault();
     var body = new URLSearchParams();
     detail.formData.forEach(function (value, name) {
