@@ -31,6 +31,15 @@ The shape of :meth:`ShazammEngine.view` for a seat ``s`` (``None``: a spectator)
 
 Everything else (mana, wall, mages, broken slabs, discards, the previous turn's cards,
 the last reveal and the resolution in progress) is public: it was revealed.
+
+**Shared structure.** ``apply`` does not deep-copy the state: the new state is a shallow
+copy of the old one in which only the parts the action changes are copied (see
+:func:`_thaw`); everything else (names, options, the rng, the previous cards, the events
+of the last reveal, ...) is the same object in both. ``view`` shares the same way, and
+the events of a :class:`Result` are the same objects as the new state's
+``last["steps"]``. So states, views and events are read-only values: the engine never
+changes one it was given or returned, and callers must not either (the platform only
+reads them, stores them as JSON and loads fresh copies).
 """
 
 from __future__ import annotations
@@ -44,7 +53,6 @@ from games.engine.errors import InvalidInput, RuleError
 from games.engine.errors import gettext_noop as _
 from games.engine.protocol import Engine, Event, Outcome, Result, State
 from games.engine.rng import SeededRandom
-from games.engine.state import copy_state
 from games.engine.validate import as_choice, as_int, as_list, require
 from games.shazamm.spells import (
     BLAZE,
@@ -102,6 +110,7 @@ MAX_ROUNDS = 7  # 16 broken-slab tiles: the 7th round end always drops someone
 VARIANTS: tuple[str, ...] = ("standard", "full_hand", "chosen_order")
 HANDS_MODES: tuple[str, ...] = ("tracked", "physical")
 ACTION_TYPES: tuple[str, ...] = ("lock", "decide", "order")
+LAST_CARD = CARDS[-1]
 
 
 # --------------------------------------------------------------------------
@@ -152,17 +161,22 @@ def _spell_list(value: Any, field_name: str, low: int) -> tuple[int, ...]:
     items = as_list(value, field_name, len(CARDS))
     numbers: list[int] = []
     for item in items:
+        if type(item) is int and low <= item <= LAST_CARD:  # the usual case, quickly
+            numbers.append(item)
+            continue
         if isinstance(item, bool) or not isinstance(item, int | str):
             raise InvalidInput(_("“%(field)s” must list spell numbers."), field=field_name)
         number = as_int(item, field_name, -1000, 1000)
-        if not low <= number <= CARDS[-1]:
+        if not low <= number <= LAST_CARD:
             raise InvalidInput(_("There is no spell number %(spell)s."), spell=number)
         numbers.append(number)
     return tuple(numbers)
 
 
 def _parse_lock(payload: Mapping[str, Any]) -> Lock:
-    bid = as_int(require(payload, "bid"), "bid", 1, MAX_MANA)
+    bid = payload.get("bid")
+    if type(bid) is not int or not 1 <= bid <= MAX_MANA:  # else the usual case, quickly
+        bid = as_int(require(payload, "bid"), "bid", 1, MAX_MANA)
     spells = _spell_list(payload.get("spells"), "spells", BLUFF)
     if len(set(spells)) != len(spells):
         raise InvalidInput(_("Each spell can be played only once per turn."))
@@ -194,9 +208,11 @@ def _parse_order(payload: Mapping[str, Any]) -> Order:
 
 
 def parse_action(payload: Mapping[str, Any]) -> Action:
-    if not isinstance(payload, Mapping):
+    if type(payload) is not dict and not isinstance(payload, Mapping):
         raise InvalidInput(_("Unknown action."))
-    kind = as_choice(require(payload, "type"), "type", ACTION_TYPES)
+    kind = payload.get("type")
+    if kind not in ACTION_TYPES:  # raises the reason
+        kind = as_choice(require(payload, "type"), "type", ACTION_TYPES)
     if kind == "lock":
         return _parse_lock(payload)
     if kind == "decide":
@@ -253,14 +269,49 @@ def project_decision(view: Mapping[str, Any], seat: int, value: int | tuple[int,
     """The rest of the turn played out on a copy of ``view`` (a state or a seat's view)
     if ``seat`` answers ``value`` to the pending decision; any later decision gets its
     default answer. For the bot: it needs no hand, deck or rng (no cards are drawn)."""
-    state = copy_state(dict(view))
+    state = dict(view)
     state["options"] = {**state["options"], "hands": "physical"}
+    _thaw(state, cards=False)
     _apply_decide(state, Decide(value), seat)
     while state["phase"] == "deciding":
         pending = state["pending"]
         default = Decide(0) if pending["kind"] == "recycle" else Decide(())
         _apply_decide(state, default, pending["seat"])
     return state
+
+
+def _thaw(state: State, cards: bool = True) -> None:
+    """Give ``state``, a shallow copy of a state (or a view), its own copies of the
+    parts that resolving an action changes in place; the rest stays shared with the
+    original, which is left as it was. ``cards``: also the hands and decks (not in a
+    view, where they are counts). Whatever a helper below changes in place must be
+    copied here; anything else may only be replaced by a new object."""
+    state["mana"] = list(state["mana"])
+    state["locked"] = list(state["locked"])
+    stolen, discards = state["stolen"], state["discards"]
+    state["stolen"] = [list(stolen[0]), list(stolen[1])]
+    state["discards"] = [list(discards[0]), list(discards[1])]
+    if cards:
+        hands, decks = state["hands"], state["decks"]
+        if hands is not None:
+            state["hands"] = [list(hands[0]), list(hands[1])]
+        if decks is not None:
+            state["decks"] = [list(decks[0]), list(decks[1])]
+    if state["orders"] is not None:
+        state["orders"] = list(state["orders"])
+    last = state["last"]
+    if last is not None:
+        state["last"] = {**last, "steps": list(last["steps"])}
+    res = state["resolution"]
+    if res is not None:
+        state["resolution"] = {
+            **res,
+            "queue": list(res["queue"]),
+            "bids": list(res["bids"]),
+            "attacks": list(res["attacks"]),
+            "resistance": list(res["resistance"]),
+            "stolen": list(res["stolen"]),
+        }
 
 
 def _fallen(state: Mapping[str, Any], seat: int) -> bool:
@@ -614,15 +665,14 @@ def _apply_lock(state: State, action: Lock, seat: int) -> list[Event]:
         raise RuleError(
             _("Clone can only copy a spell your opponent played on the previous turn."),
         )
-    state["locked"][seat] = {
-        "bid": action.bid,
-        "spells": list(action.spells),
-        "clone": action.clone,
-    }
+    locked = list(state["locked"])
+    locked[seat] = {"bid": action.bid, "spells": list(action.spells), "clone": action.clone}
+    state["locked"] = locked
     events: list[Event] = [{"type": "locked", "seat": seat}]
-    if all(lock is not None for lock in state["locked"]):
+    if locked[1 - seat] is not None:
+        _thaw(state)
         revealed = _reveal(state)
-        state["last"]["steps"].extend(copy_state(revealed))
+        state["last"]["steps"].extend(revealed)
         events.extend(revealed)
     return events
 
@@ -674,7 +724,7 @@ def _apply_decide(state: State, action: Decide, seat: int) -> list[Event]:
         res["queue"].sort(key=_entry_key)
     state["pending"] = None
     events.extend(_run(state))
-    state["last"]["steps"].extend(copy_state(events))
+    state["last"]["steps"].extend(events)
     return events
 
 
@@ -693,6 +743,16 @@ def _apply_order(state: State, action: Order, seat: int) -> list[Event]:
         state["orders"] = None
         state["phase"] = "bidding"
     return events
+
+
+def _hidden(entries: list[Any], seat: int | None) -> list[Any]:
+    """Per seat secrets as ``seat`` sees them: its own as is, the other's as ``True``
+    (given) or ``None`` (not yet)."""
+    first, second = entries
+    return [
+        first if seat == 0 else (None if first is None else True),
+        second if seat == 1 else (None if second is None else True),
+    ]
 
 
 # --------------------------------------------------------------------------
@@ -772,12 +832,15 @@ class ShazammEngine:
             raise RuleError(_("Only a seated player can do this."))
         if seat not in (0, 1):
             raise RuleError(_("There is no seat %(seat)s in this game."), seat=seat)
-        new = copy_state(state)
+        # A shallow copy: each helper copies what it changes (see _thaw).
+        new = dict(state)
         if isinstance(action, Lock):
             events = _apply_lock(new, action, seat)
         elif isinstance(action, Decide):
+            _thaw(new)
             events = _apply_decide(new, action, seat)
         else:
+            _thaw(new)
             events = _apply_order(new, action, seat)
         return Result(new, events)
 
@@ -786,25 +849,25 @@ class ShazammEngine:
         return getattr(action, "seat", None)
 
     def view(self, state: State, seat: int | None) -> State:
-        view = {k: copy_state(v) for k, v in state.items() if k != "rng"}
-        if view["hands"] is not None:
+        # Shares every part it does not hide with ``state`` (see the module doc).
+        view = dict(state)
+        view.pop("rng", None)
+        hands = state["hands"]
+        if hands is not None:
             view["hands"] = [
-                hand if s == seat else len(hand) for s, hand in enumerate(view["hands"])
+                hands[0] if seat == 0 else len(hands[0]),
+                hands[1] if seat == 1 else len(hands[1]),
             ]
-        if view["decks"] is not None:
-            view["decks"] = [len(deck) for deck in view["decks"]]
-        view["locked"] = [
-            lock if s == seat else (None if lock is None else True)
-            for s, lock in enumerate(view["locked"])
-        ]
-        if view.get("orders") is not None:
-            view["orders"] = [
-                order if s == seat else (None if order is None else True)
-                for s, order in enumerate(view["orders"])
-            ]
-        pending = view["pending"]
+        decks = state["decks"]
+        if decks is not None:
+            view["decks"] = [len(decks[0]), len(decks[1])]
+        view["locked"] = _hidden(state["locked"], seat)
+        orders = state.get("orders")
+        if orders is not None:
+            view["orders"] = _hidden(orders, seat)
+        pending = state["pending"]
         if pending is not None and pending["seat"] != seat:
-            pending["options"] = None
+            view["pending"] = {**pending, "options": None}
         return view
 
     def waiting_for(self, state: State) -> list[int]:
