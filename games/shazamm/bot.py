@@ -523,13 +523,19 @@ def play_match(
     policy = {first: players[0], 1 - first: players[1]}
     state = engine.new_state(["A", "B"], options or {}, seed)
     rngs = {s: SeededRandom(seed * 7919 + 17 + s) for s in (0, 1)}
+    waiting_for, view, parse, apply = (
+        engine.waiting_for,
+        engine.view,
+        engine.parse_action,
+        engine.apply,
+    )
     for _step in range(10_000):
-        waiting = engine.waiting_for(state)
+        waiting = waiting_for(state)
         if not waiting:
             break
         seat = waiting[0]
-        payload = policy[seat](engine.view(state, seat), seat, rngs[seat])
-        state = engine.apply(state, engine.parse_action(payload), seat).state
+        payload = policy[seat](view(state, seat), seat, rngs[seat])
+        state = apply(state, parse(payload), seat).state
     outcome = engine.outcome(state)
     if outcome is None or len(outcome.places[0]) != 1:
         return None

@@ -280,16 +280,16 @@ def project_decision(view: Mapping[str, Any], seat: int, value: int | tuple[int,
     return state
 
 
-def _thaw(state: State, cards: bool = True) -> None:
+def _thaw(state: State, cards: bool = True, turn: bool = True) -> None:
     """Give ``state``, a shallow copy of a state (or a view), its own copies of the
     parts that resolving an action changes in place; the rest stays shared with the
     original, which is left as it was. ``cards``: also the hands and decks (not in a
-    view, where they are counts). Whatever a helper below changes in place must be
-    copied here; anything else may only be replaced by a new object."""
+    view, where they are counts); ``turn``: also the turn in progress (locks, orders,
+    stolen spells, the last reveal and the resolution), which a reveal replaces with
+    new ones instead. Whatever a helper below changes in place must be copied here;
+    anything else may only be replaced by a new object."""
     state["mana"] = list(state["mana"])
-    state["locked"] = list(state["locked"])
-    stolen, discards = state["stolen"], state["discards"]
-    state["stolen"] = [list(stolen[0]), list(stolen[1])]
+    discards = state["discards"]
     state["discards"] = [list(discards[0]), list(discards[1])]
     if cards:
         hands, decks = state["hands"], state["decks"]
@@ -297,6 +297,11 @@ def _thaw(state: State, cards: bool = True) -> None:
             state["hands"] = [list(hands[0]), list(hands[1])]
         if decks is not None:
             state["decks"] = [list(decks[0]), list(decks[1])]
+    if not turn:
+        return
+    state["locked"] = list(state["locked"])
+    stolen = state["stolen"]
+    state["stolen"] = [list(stolen[0]), list(stolen[1])]
     if state["orders"] is not None:
         state["orders"] = list(state["orders"])
     last = state["last"]
@@ -344,26 +349,28 @@ def _void(state: State, entries: list[dict[str, Any]], events: list[Event]) -> N
 
 
 def _reveal(state: State) -> list[Event]:
-    locks = state["locked"]
-    bids = [locks[s]["bid"] for s in (0, 1)]
-    spells = [list(locks[s]["spells"]) for s in (0, 1)]
-    clones = [locks[s]["clone"] for s in (0, 1)]
+    lock0, lock1 = state["locked"]
+    bids = [lock0["bid"], lock1["bid"]]
+    spells = [lock0["spells"], lock1["spells"]]  # read-only from now on: shared
+    clones = [lock0["clone"], lock1["clone"]]
     state["locked"] = [None, None]
     events: list[Event] = [{"type": "reveal", "bids": bids, "spells": spells, "clones": clones}]
 
     # The cards leave the hands; every real spell goes to its owner's discard pile.
+    hands = state["hands"] if tracked(state) else None
+    real = [[n for n in played if n != BLUFF] for played in spells]
     for seat in (0, 1):
-        for number in spells[seat]:
-            if number == BLUFF:
-                continue
-            if tracked(state):
-                state["hands"][seat].remove(number)
-            state["discards"][seat].append(number)
-    state["previous"] = [list(spells[0]), list(spells[1])]
+        if real[seat]:
+            if hands is not None:
+                hand = hands[seat]
+                for number in real[seat]:
+                    hand.remove(number)
+            state["discards"][seat].extend(real[seat])
+    state["previous"] = [spells[0], spells[1]]
     state["stolen"] = [[], []]
     state["last"] = {
         "bids": list(bids),
-        "spells": [list(spells[0]), list(spells[1])],
+        "spells": [spells[0], spells[1]],
         "clones": list(clones),
         "final_bids": None,
         "attacks": None,
@@ -371,25 +378,27 @@ def _reveal(state: State) -> list[Event]:
     }
 
     # Identical spells cancel out, untouchable by anything else.
-    common = (set(spells[0]) & set(spells[1])) - {BLUFF}
-    for number in sorted(common):
-        events.append({"type": "cancel", "spell": number})
-    live = [[n for n in spells[s] if n != BLUFF and n not in common] for s in (0, 1)]
+    live = real
+    if real[0] and real[1]:
+        common = set(real[0]).intersection(real[1])
+        if common:
+            for number in sorted(common):
+                events.append({"type": "cancel", "spell": number})
+            live = [[n for n in real[s] if n not in common] for s in (0, 1)]
     as_entries = [
         {"spell": n, "seat": s, "cloned": False, "stolen": False} for s in (0, 1) for n in live[s]
     ]
-    as_entries.sort(key=_entry_key)
-
     queue: list[dict[str, Any]] = []
-    if state["mutism"]:
-        _void(state, as_entries, events)
-    else:
-        casters = [e for e in as_entries if e["spell"] == MUTISM]
-        if casters:
+    if as_entries:
+        as_entries.sort(key=_entry_key)
+        if state["mutism"]:
+            _void(state, as_entries, events)
+        elif as_entries[0]["spell"] == MUTISM:  # the lowest number: the first caster
             state["mutism"] = True
-            events.append({"type": "mutism", "seat": casters[0]["seat"]})
+            events.append({"type": "mutism", "seat": as_entries[0]["seat"]})
             _void(state, [e for e in as_entries if e["spell"] != MUTISM], events)
         else:
+            cloned = False
             for entry in as_entries:
                 if entry["spell"] != CLONE:
                     queue.append(entry)
@@ -401,7 +410,9 @@ def _reveal(state: State) -> list[Event]:
                     continue
                 events.append({"type": "clone", "seat": seat, "spell": target})
                 queue.append({"spell": target, "seat": seat, "cloned": True, "stolen": False})
-            queue.sort(key=_entry_key)
+                cloned = True
+            if cloned:
+                queue.sort(key=_entry_key)
 
     state["resolution"] = {
         "queue": queue,
@@ -533,6 +544,8 @@ def _finish_turn(state: State, events: list[Event], ended: bool) -> None:
         events.append({"type": "move", "wall": state["wall"], "steps": moved, "toward": toward})
 
         late = res["queue"]
+        bids = res["bids"]
+        mana = state["mana"]
         safe = [False, False]
         for entry in late:
             if entry["spell"] == SAFE_LOSS and toward == entry["seat"] and moved:
@@ -542,41 +555,31 @@ def _finish_turn(state: State, events: list[Event], ended: bool) -> None:
         for seat in (0, 1):
             if safe[seat]:
                 continue
-            state["mana"][seat] -= res["bids"][seat]
-            events.append(
-                {
-                    "type": "pay",
-                    "seat": seat,
-                    "amount": res["bids"][seat],
-                    "mana": state["mana"][seat],
-                }
-            )
+            mana[seat] -= bids[seat]
+            events.append({"type": "pay", "seat": seat, "amount": bids[seat], "mana": mana[seat]})
         for entry in late:
             seat = entry["seat"]
             if entry["spell"] == REINFORCEMENT:
-                state["mana"][seat] = min(MAX_MANA, state["mana"][seat] + REINFORCE_MANA)
-                events.append({"type": "reinforce", "seat": seat, "mana": state["mana"][seat]})
+                mana[seat] = min(MAX_MANA, mana[seat] + REINFORCE_MANA)
+                events.append({"type": "reinforce", "seat": seat, "mana": mana[seat]})
             elif entry["spell"] == SUCTION:
-                gain = res["bids"][1 - seat]
-                state["mana"][seat] = min(MAX_MANA, state["mana"][seat] + gain)
-                events.append({"type": "suction", "seat": seat, "mana": state["mana"][seat]})
+                mana[seat] = min(MAX_MANA, mana[seat] + bids[1 - seat])
+                events.append({"type": "suction", "seat": seat, "mana": mana[seat]})
         res["queue"] = []
 
-        if not round_over:
-            empty = [s for s in (0, 1) if state["mana"][s] == 0]
-            if len(empty) == 1:
-                loser = empty[0]
-                push = state["mana"][1 - loser]
+        if not round_over and (mana[0] == 0 or mana[1] == 0):
+            if mana[0] == mana[1]:
+                events.append({"type": "out_of_mana", "seat": None, "push": 0})
+            else:
+                loser = 0 if mana[0] == 0 else 1
+                push = mana[1 - loser]
                 distance = abs(state["wall"] - state["mages"][loser])
                 events.append({"type": "out_of_mana", "seat": loser, "push": push})
                 moved, _reached = _move_wall(state, loser, min(push, distance))
                 events.append(
                     {"type": "move", "wall": state["wall"], "steps": moved, "toward": loser}
                 )
-                round_over = True
-            elif len(empty) == 2:
-                events.append({"type": "out_of_mana", "seat": None, "push": 0})
-                round_over = True
+            round_over = True
 
     state["resolution"] = None
     state["pending"] = None
@@ -670,7 +673,7 @@ def _apply_lock(state: State, action: Lock, seat: int) -> list[Event]:
     state["locked"] = locked
     events: list[Event] = [{"type": "locked", "seat": seat}]
     if locked[1 - seat] is not None:
-        _thaw(state)
+        _thaw(state, turn=False)  # the locks are new; _reveal replaces the rest
         revealed = _reveal(state)
         state["last"]["steps"].extend(revealed)
         events.extend(revealed)
@@ -872,10 +875,11 @@ class ShazammEngine:
 
     def waiting_for(self, state: State) -> list[int]:
         phase = state["phase"]
-        if phase == "ordering":
-            return [s for s in (0, 1) if state["orders"][s] is None]
-        if phase == "bidding":
-            return [s for s in (0, 1) if state["locked"][s] is None]
+        if phase == "bidding" or phase == "ordering":
+            first, second = state["locked"] if phase == "bidding" else state["orders"]
+            if first is None:
+                return [0, 1] if second is None else [0]
+            return [1] if second is None else []
         if phase == "deciding":
             return [state["pending"]["seat"]]
         return []
