@@ -502,7 +502,9 @@ def random_choice(view: dict[str, Any], seat: int, rng: SeededRandom) -> dict[st
             }
         return {"type": "decide", "value": [n for n in options["spells"] if rng.randint(0, 1)]}
     bits = rng.next_u64()
-    spells = [n for i, n in enumerate(_hand(view, seat)) if bits >> i & 1]
+    hands = view["hands"]
+    hand = hands[seat] if hands is not None else _hand(view, seat)
+    spells = [n for i, n in enumerate(hand) if bits >> i & 1]
     clone = None
     if CLONE in spells and bits >> 15 & 1:
         targets = rules.clone_targets(view, seat)

@@ -47,6 +47,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from games.engine.errors import InvalidInput, RuleError
@@ -271,7 +272,7 @@ def project_decision(view: Mapping[str, Any], seat: int, value: int | tuple[int,
     default answer. For the bot: it needs no hand, deck or rng (no cards are drawn)."""
     state = dict(view)
     state["options"] = {**state["options"], "hands": "physical"}
-    _thaw(state, cards=False)
+    _thaw(state)
     _apply_decide(state, Decide(value), seat)
     while state["phase"] == "deciding":
         pending = state["pending"]
@@ -280,23 +281,15 @@ def project_decision(view: Mapping[str, Any], seat: int, value: int | tuple[int,
     return state
 
 
-def _thaw(state: State, cards: bool = True, turn: bool = True) -> None:
+def _thaw(state: State, turn: bool = True) -> None:
     """Give ``state``, a shallow copy of a state (or a view), its own copies of the
-    parts that resolving an action changes in place; the rest stays shared with the
-    original, which is left as it was. ``cards``: also the hands and decks (not in a
-    view, where they are counts); ``turn``: also the turn in progress (locks, orders,
-    stolen spells, the last reveal and the resolution), which a reveal replaces with
-    new ones instead. Whatever a helper below changes in place must be copied here;
-    anything else may only be replaced by a new object."""
+    parts that resolving an action changes in place: the mana and, with ``turn``, the
+    turn in progress (locks, orders, stolen spells, the last reveal and the
+    resolution), which a reveal replaces with new ones instead. The rest stays shared
+    with the original, which is left as it was. Whatever a helper below changes in
+    place must be copied here; anything else (the hands, decks and discard piles
+    included) may only be replaced by a new object."""
     state["mana"] = list(state["mana"])
-    discards = state["discards"]
-    state["discards"] = [list(discards[0]), list(discards[1])]
-    if cards:
-        hands, decks = state["hands"], state["decks"]
-        if hands is not None:
-            state["hands"] = [list(hands[0]), list(hands[1])]
-        if decks is not None:
-            state["decks"] = [list(decks[0]), list(decks[1])]
     if not turn:
         return
     state["locked"] = list(state["locked"])
@@ -325,10 +318,11 @@ def _fallen(state: Mapping[str, Any], seat: int) -> bool:
 
 
 def _draw(state: State, seat: int, count: int) -> int:
-    deck = state["decks"][seat]
-    drawn = deck[:count]
-    del deck[:count]
-    state["hands"][seat] = sorted(state["hands"][seat] + drawn)
+    decks, hands = list(state["decks"]), list(state["hands"])
+    drawn = decks[seat][:count]
+    decks[seat] = decks[seat][count:]
+    hands[seat] = sorted(hands[seat] + drawn)
+    state["decks"], state["hands"] = decks, hands
     return len(drawn)
 
 
@@ -337,10 +331,9 @@ def _draw(state: State, seat: int, count: int) -> int:
 # --------------------------------------------------------------------------
 
 
-def _entry_key(entry: Mapping[str, Any]) -> tuple[int, bool, int]:
-    # Ascending number; a card played from the hand before a cloned copy of the same
-    # number; then seat order (two clones of the same number).
-    return (entry["spell"], entry["cloned"], entry["seat"])
+# Ascending number; a card played from the hand before a cloned copy of the same
+# number; then seat order (two clones of the same number).
+_entry_key = itemgetter("spell", "cloned", "seat")
 
 
 def _void(state: State, entries: list[dict[str, Any]], events: list[Event]) -> None:
@@ -357,15 +350,20 @@ def _reveal(state: State) -> list[Event]:
     events: list[Event] = [{"type": "reveal", "bids": bids, "spells": spells, "clones": clones}]
 
     # The cards leave the hands; every real spell goes to its owner's discard pile.
-    hands = state["hands"] if tracked(state) else None
     real = [[n for n in played if n != BLUFF] for played in spells]
-    for seat in (0, 1):
-        if real[seat]:
-            if hands is not None:
-                hand = hands[seat]
-                for number in real[seat]:
-                    hand.remove(number)
-            state["discards"][seat].extend(real[seat])
+    if real[0] or real[1]:
+        keep_hands = tracked(state)
+        hands, discards = list(state["hands"] or ()), list(state["discards"])
+        for seat in (0, 1):
+            if real[seat]:
+                if keep_hands:
+                    hand = hands[seat] = list(hands[seat])
+                    for number in real[seat]:
+                        hand.remove(number)
+                discards[seat] = discards[seat] + real[seat]
+        if keep_hands:
+            state["hands"] = hands
+        state["discards"] = discards
     state["previous"] = [spells[0], spells[1]]
     state["stolen"] = [[], []]
     state["last"] = {
@@ -739,8 +737,8 @@ def _apply_order(state: State, action: Order, seat: int) -> list[Event]:
     state["orders"][seat] = list(action.cards)
     events: list[Event] = [{"type": "ordered", "seat": seat}]
     if all(order is not None for order in state["orders"]):
+        state["decks"] = [list(state["orders"][0]), list(state["orders"][1])]
         for s in (0, 1):
-            state["decks"][s] = list(state["orders"][s])
             count = _draw(state, s, FIRST_HAND)
             events.append({"type": "drew", "seat": s, "count": count})
         state["orders"] = None
@@ -829,7 +827,7 @@ class ShazammEngine:
     def apply(self, state: State, action: Any, seat: int | None = None) -> Result:
         if state["phase"] == "over":
             raise RuleError(_("The game is over."))
-        if not isinstance(action, Lock | Decide | Order):
+        if not isinstance(action, (Lock, Decide, Order)):
             raise InvalidInput(_("Unknown action."))
         if seat is None:
             raise RuleError(_("Only a seated player can do this."))
