@@ -189,7 +189,7 @@ def _parse_lock(payload: Mapping[str, Any]) -> Lock:
             raise InvalidInput(_("A Clone cannot copy another Clone."))
         if CLONE not in spells:
             raise InvalidInput(_("Only a Clone spell can copy a spell: play the Clone (2)."))
-    return Lock(bid=bid, spells=tuple(sorted(spells)), clone=clone)
+    return Lock(bid, tuple(sorted(spells)), clone)
 
 
 def _parse_decide(payload: Mapping[str, Any]) -> Decide:
