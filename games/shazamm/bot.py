@@ -510,7 +510,8 @@ def random_choice(view: dict[str, Any], seat: int, rng: SeededRandom) -> dict[st
         targets = rules.clone_targets(view, seat)
         if targets:
             clone = targets[(bits >> 40) % len(targets)]
-    return _payload(1 + (bits >> 16 & 0xFFFFFF) % view["mana"][seat], spells, clone)
+    bid = 1 + (bits >> 16 & 0xFFFFFF) % view["mana"][seat]
+    return {"type": "lock", "bid": bid, "spells": spells, "clone": clone}
 
 
 def play_match(
