@@ -31,6 +31,15 @@ The shape of :meth:`ShazammEngine.view` for a seat ``s`` (``None``: a spectator)
 
 Everything else (mana, wall, mages, broken slabs, discards, the previous turn's cards,
 the last reveal and the resolution in progress) is public: it was revealed.
+
+**Shared structure.** ``apply`` does not deep-copy the state: the new state is a shallow
+copy of the old one in which only the parts the action changes are copied (see
+:func:`_thaw`); everything else (names, options, the rng, the previous cards, the events
+of the last reveal, ...) is the same object in both. ``view`` shares the same way, and
+the events of a :class:`Result` are the same objects as the new state's
+``last["steps"]``. So states, views and events are read-only values: the engine never
+changes one it was given or returned, and callers must not either (the platform only
+reads them, stores them as JSON and loads fresh copies).
 """
 
 from __future__ import annotations
@@ -38,13 +47,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from games.engine.errors import InvalidInput, RuleError
 from games.engine.errors import gettext_noop as _
 from games.engine.protocol import Engine, Event, Outcome, Result, State
 from games.engine.rng import SeededRandom
-from games.engine.state import copy_state
 from games.engine.validate import as_choice, as_int, as_list, require
 from games.shazamm.spells import (
     BLAZE,
@@ -102,6 +111,7 @@ MAX_ROUNDS = 7  # 16 broken-slab tiles: the 7th round end always drops someone
 VARIANTS: tuple[str, ...] = ("standard", "full_hand", "chosen_order")
 HANDS_MODES: tuple[str, ...] = ("tracked", "physical")
 ACTION_TYPES: tuple[str, ...] = ("lock", "decide", "order")
+LAST_CARD = CARDS[-1]
 
 
 # --------------------------------------------------------------------------
@@ -152,17 +162,22 @@ def _spell_list(value: Any, field_name: str, low: int) -> tuple[int, ...]:
     items = as_list(value, field_name, len(CARDS))
     numbers: list[int] = []
     for item in items:
+        if type(item) is int and low <= item <= LAST_CARD:  # the usual case, quickly
+            numbers.append(item)
+            continue
         if isinstance(item, bool) or not isinstance(item, int | str):
             raise InvalidInput(_("“%(field)s” must list spell numbers."), field=field_name)
         number = as_int(item, field_name, -1000, 1000)
-        if not low <= number <= CARDS[-1]:
+        if not low <= number <= LAST_CARD:
             raise InvalidInput(_("There is no spell number %(spell)s."), spell=number)
         numbers.append(number)
     return tuple(numbers)
 
 
 def _parse_lock(payload: Mapping[str, Any]) -> Lock:
-    bid = as_int(require(payload, "bid"), "bid", 1, MAX_MANA)
+    bid = payload.get("bid")
+    if type(bid) is not int or not 1 <= bid <= MAX_MANA:  # else the usual case, quickly
+        bid = as_int(require(payload, "bid"), "bid", 1, MAX_MANA)
     spells = _spell_list(payload.get("spells"), "spells", BLUFF)
     if len(set(spells)) != len(spells):
         raise InvalidInput(_("Each spell can be played only once per turn."))
@@ -174,7 +189,7 @@ def _parse_lock(payload: Mapping[str, Any]) -> Lock:
             raise InvalidInput(_("A Clone cannot copy another Clone."))
         if CLONE not in spells:
             raise InvalidInput(_("Only a Clone spell can copy a spell: play the Clone (2)."))
-    return Lock(bid=bid, spells=tuple(sorted(spells)), clone=clone)
+    return Lock(bid, tuple(sorted(spells)), clone)
 
 
 def _parse_decide(payload: Mapping[str, Any]) -> Decide:
@@ -194,9 +209,11 @@ def _parse_order(payload: Mapping[str, Any]) -> Order:
 
 
 def parse_action(payload: Mapping[str, Any]) -> Action:
-    if not isinstance(payload, Mapping):
+    if type(payload) is not dict and not isinstance(payload, Mapping):
         raise InvalidInput(_("Unknown action."))
-    kind = as_choice(require(payload, "type"), "type", ACTION_TYPES)
+    kind = payload.get("type")
+    if kind not in ACTION_TYPES:  # raises the reason
+        kind = as_choice(require(payload, "type"), "type", ACTION_TYPES)
     if kind == "lock":
         return _parse_lock(payload)
     if kind == "decide":
@@ -253,8 +270,9 @@ def project_decision(view: Mapping[str, Any], seat: int, value: int | tuple[int,
     """The rest of the turn played out on a copy of ``view`` (a state or a seat's view)
     if ``seat`` answers ``value`` to the pending decision; any later decision gets its
     default answer. For the bot: it needs no hand, deck or rng (no cards are drawn)."""
-    state = copy_state(dict(view))
+    state = dict(view)
     state["options"] = {**state["options"], "hands": "physical"}
+    _thaw(state)
     _apply_decide(state, Decide(value), seat)
     while state["phase"] == "deciding":
         pending = state["pending"]
@@ -263,16 +281,48 @@ def project_decision(view: Mapping[str, Any], seat: int, value: int | tuple[int,
     return state
 
 
+def _thaw(state: State, turn: bool = True) -> None:
+    """Give ``state``, a shallow copy of a state (or a view), its own copies of the
+    parts that resolving an action changes in place: the mana and, with ``turn``, the
+    turn in progress (locks, orders, stolen spells, the last reveal and the
+    resolution), which a reveal replaces with new ones instead. The rest stays shared
+    with the original, which is left as it was. Whatever a helper below changes in
+    place must be copied here; anything else (the hands, decks and discard piles
+    included) may only be replaced by a new object."""
+    state["mana"] = list(state["mana"])
+    if not turn:
+        return
+    state["locked"] = list(state["locked"])
+    stolen = state["stolen"]
+    state["stolen"] = [list(stolen[0]), list(stolen[1])]
+    if state["orders"] is not None:
+        state["orders"] = list(state["orders"])
+    last = state["last"]
+    if last is not None:
+        state["last"] = {**last, "steps": list(last["steps"])}
+    res = state["resolution"]
+    if res is not None:
+        state["resolution"] = {
+            **res,
+            "queue": list(res["queue"]),
+            "bids": list(res["bids"]),
+            "attacks": list(res["attacks"]),
+            "resistance": list(res["resistance"]),
+            "stolen": list(res["stolen"]),
+        }
+
+
 def _fallen(state: Mapping[str, Any], seat: int) -> bool:
     broken = state["broken"]
     return not broken <= state["mages"][seat] <= SLABS - 1 - broken
 
 
 def _draw(state: State, seat: int, count: int) -> int:
-    deck = state["decks"][seat]
-    drawn = deck[:count]
-    del deck[:count]
-    state["hands"][seat] = sorted(state["hands"][seat] + drawn)
+    decks, hands = list(state["decks"]), list(state["hands"])
+    drawn = decks[seat][:count]
+    decks[seat] = decks[seat][count:]
+    hands[seat] = sorted(hands[seat] + drawn)
+    state["decks"], state["hands"] = decks, hands
     return len(drawn)
 
 
@@ -281,10 +331,9 @@ def _draw(state: State, seat: int, count: int) -> int:
 # --------------------------------------------------------------------------
 
 
-def _entry_key(entry: Mapping[str, Any]) -> tuple[int, bool, int]:
-    # Ascending number; a card played from the hand before a cloned copy of the same
-    # number; then seat order (two clones of the same number).
-    return (entry["spell"], entry["cloned"], entry["seat"])
+# Ascending number; a card played from the hand before a cloned copy of the same
+# number; then seat order (two clones of the same number).
+_entry_key = itemgetter("spell", "cloned", "seat")
 
 
 def _void(state: State, entries: list[dict[str, Any]], events: list[Event]) -> None:
@@ -293,26 +342,33 @@ def _void(state: State, entries: list[dict[str, Any]], events: list[Event]) -> N
 
 
 def _reveal(state: State) -> list[Event]:
-    locks = state["locked"]
-    bids = [locks[s]["bid"] for s in (0, 1)]
-    spells = [list(locks[s]["spells"]) for s in (0, 1)]
-    clones = [locks[s]["clone"] for s in (0, 1)]
+    lock0, lock1 = state["locked"]
+    bids = [lock0["bid"], lock1["bid"]]
+    spells = [lock0["spells"], lock1["spells"]]  # read-only from now on: shared
+    clones = [lock0["clone"], lock1["clone"]]
     state["locked"] = [None, None]
     events: list[Event] = [{"type": "reveal", "bids": bids, "spells": spells, "clones": clones}]
 
     # The cards leave the hands; every real spell goes to its owner's discard pile.
-    for seat in (0, 1):
-        for number in spells[seat]:
-            if number == BLUFF:
-                continue
-            if tracked(state):
-                state["hands"][seat].remove(number)
-            state["discards"][seat].append(number)
-    state["previous"] = [list(spells[0]), list(spells[1])]
+    real = [[n for n in played if n != BLUFF] for played in spells]
+    if real[0] or real[1]:
+        keep_hands = tracked(state)
+        hands, discards = list(state["hands"] or ()), list(state["discards"])
+        for seat in (0, 1):
+            if real[seat]:
+                if keep_hands:
+                    hand = hands[seat] = list(hands[seat])
+                    for number in real[seat]:
+                        hand.remove(number)
+                discards[seat] = discards[seat] + real[seat]
+        if keep_hands:
+            state["hands"] = hands
+        state["discards"] = discards
+    state["previous"] = [spells[0], spells[1]]
     state["stolen"] = [[], []]
     state["last"] = {
         "bids": list(bids),
-        "spells": [list(spells[0]), list(spells[1])],
+        "spells": [spells[0], spells[1]],
         "clones": list(clones),
         "final_bids": None,
         "attacks": None,
@@ -320,25 +376,27 @@ def _reveal(state: State) -> list[Event]:
     }
 
     # Identical spells cancel out, untouchable by anything else.
-    common = (set(spells[0]) & set(spells[1])) - {BLUFF}
-    for number in sorted(common):
-        events.append({"type": "cancel", "spell": number})
-    live = [[n for n in spells[s] if n != BLUFF and n not in common] for s in (0, 1)]
+    live = real
+    if real[0] and real[1]:
+        common = set(real[0]).intersection(real[1])
+        if common:
+            for number in sorted(common):
+                events.append({"type": "cancel", "spell": number})
+            live = [[n for n in real[s] if n not in common] for s in (0, 1)]
     as_entries = [
         {"spell": n, "seat": s, "cloned": False, "stolen": False} for s in (0, 1) for n in live[s]
     ]
-    as_entries.sort(key=_entry_key)
-
     queue: list[dict[str, Any]] = []
-    if state["mutism"]:
-        _void(state, as_entries, events)
-    else:
-        casters = [e for e in as_entries if e["spell"] == MUTISM]
-        if casters:
+    if as_entries:
+        as_entries.sort(key=_entry_key)
+        if state["mutism"]:
+            _void(state, as_entries, events)
+        elif as_entries[0]["spell"] == MUTISM:  # the lowest number: the first caster
             state["mutism"] = True
-            events.append({"type": "mutism", "seat": casters[0]["seat"]})
+            events.append({"type": "mutism", "seat": as_entries[0]["seat"]})
             _void(state, [e for e in as_entries if e["spell"] != MUTISM], events)
         else:
+            cloned = False
             for entry in as_entries:
                 if entry["spell"] != CLONE:
                     queue.append(entry)
@@ -350,7 +408,9 @@ def _reveal(state: State) -> list[Event]:
                     continue
                 events.append({"type": "clone", "seat": seat, "spell": target})
                 queue.append({"spell": target, "seat": seat, "cloned": True, "stolen": False})
-            queue.sort(key=_entry_key)
+                cloned = True
+            if cloned:
+                queue.sort(key=_entry_key)
 
     state["resolution"] = {
         "queue": queue,
@@ -482,6 +542,8 @@ def _finish_turn(state: State, events: list[Event], ended: bool) -> None:
         events.append({"type": "move", "wall": state["wall"], "steps": moved, "toward": toward})
 
         late = res["queue"]
+        bids = res["bids"]
+        mana = state["mana"]
         safe = [False, False]
         for entry in late:
             if entry["spell"] == SAFE_LOSS and toward == entry["seat"] and moved:
@@ -491,41 +553,31 @@ def _finish_turn(state: State, events: list[Event], ended: bool) -> None:
         for seat in (0, 1):
             if safe[seat]:
                 continue
-            state["mana"][seat] -= res["bids"][seat]
-            events.append(
-                {
-                    "type": "pay",
-                    "seat": seat,
-                    "amount": res["bids"][seat],
-                    "mana": state["mana"][seat],
-                }
-            )
+            mana[seat] -= bids[seat]
+            events.append({"type": "pay", "seat": seat, "amount": bids[seat], "mana": mana[seat]})
         for entry in late:
             seat = entry["seat"]
             if entry["spell"] == REINFORCEMENT:
-                state["mana"][seat] = min(MAX_MANA, state["mana"][seat] + REINFORCE_MANA)
-                events.append({"type": "reinforce", "seat": seat, "mana": state["mana"][seat]})
+                mana[seat] = min(MAX_MANA, mana[seat] + REINFORCE_MANA)
+                events.append({"type": "reinforce", "seat": seat, "mana": mana[seat]})
             elif entry["spell"] == SUCTION:
-                gain = res["bids"][1 - seat]
-                state["mana"][seat] = min(MAX_MANA, state["mana"][seat] + gain)
-                events.append({"type": "suction", "seat": seat, "mana": state["mana"][seat]})
+                mana[seat] = min(MAX_MANA, mana[seat] + bids[1 - seat])
+                events.append({"type": "suction", "seat": seat, "mana": mana[seat]})
         res["queue"] = []
 
-        if not round_over:
-            empty = [s for s in (0, 1) if state["mana"][s] == 0]
-            if len(empty) == 1:
-                loser = empty[0]
-                push = state["mana"][1 - loser]
+        if not round_over and (mana[0] == 0 or mana[1] == 0):
+            if mana[0] == mana[1]:
+                events.append({"type": "out_of_mana", "seat": None, "push": 0})
+            else:
+                loser = 0 if mana[0] == 0 else 1
+                push = mana[1 - loser]
                 distance = abs(state["wall"] - state["mages"][loser])
                 events.append({"type": "out_of_mana", "seat": loser, "push": push})
                 moved, _reached = _move_wall(state, loser, min(push, distance))
                 events.append(
                     {"type": "move", "wall": state["wall"], "steps": moved, "toward": loser}
                 )
-                round_over = True
-            elif len(empty) == 2:
-                events.append({"type": "out_of_mana", "seat": None, "push": 0})
-                round_over = True
+            round_over = True
 
     state["resolution"] = None
     state["pending"] = None
@@ -614,15 +666,14 @@ def _apply_lock(state: State, action: Lock, seat: int) -> list[Event]:
         raise RuleError(
             _("Clone can only copy a spell your opponent played on the previous turn."),
         )
-    state["locked"][seat] = {
-        "bid": action.bid,
-        "spells": list(action.spells),
-        "clone": action.clone,
-    }
+    locked = list(state["locked"])
+    locked[seat] = {"bid": action.bid, "spells": list(action.spells), "clone": action.clone}
+    state["locked"] = locked
     events: list[Event] = [{"type": "locked", "seat": seat}]
-    if all(lock is not None for lock in state["locked"]):
+    if locked[1 - seat] is not None:
+        _thaw(state, turn=False)  # the locks are new; _reveal replaces the rest
         revealed = _reveal(state)
-        state["last"]["steps"].extend(copy_state(revealed))
+        state["last"]["steps"].extend(revealed)
         events.extend(revealed)
     return events
 
@@ -674,7 +725,7 @@ def _apply_decide(state: State, action: Decide, seat: int) -> list[Event]:
         res["queue"].sort(key=_entry_key)
     state["pending"] = None
     events.extend(_run(state))
-    state["last"]["steps"].extend(copy_state(events))
+    state["last"]["steps"].extend(events)
     return events
 
 
@@ -686,13 +737,23 @@ def _apply_order(state: State, action: Order, seat: int) -> list[Event]:
     state["orders"][seat] = list(action.cards)
     events: list[Event] = [{"type": "ordered", "seat": seat}]
     if all(order is not None for order in state["orders"]):
+        state["decks"] = [list(state["orders"][0]), list(state["orders"][1])]
         for s in (0, 1):
-            state["decks"][s] = list(state["orders"][s])
             count = _draw(state, s, FIRST_HAND)
             events.append({"type": "drew", "seat": s, "count": count})
         state["orders"] = None
         state["phase"] = "bidding"
     return events
+
+
+def _hidden(entries: list[Any], seat: int | None) -> list[Any]:
+    """Per seat secrets as ``seat`` sees them: its own as is, the other's as ``True``
+    (given) or ``None`` (not yet)."""
+    first, second = entries
+    return [
+        first if seat == 0 else (None if first is None else True),
+        second if seat == 1 else (None if second is None else True),
+    ]
 
 
 # --------------------------------------------------------------------------
@@ -766,18 +827,21 @@ class ShazammEngine:
     def apply(self, state: State, action: Any, seat: int | None = None) -> Result:
         if state["phase"] == "over":
             raise RuleError(_("The game is over."))
-        if not isinstance(action, Lock | Decide | Order):
+        if not isinstance(action, (Lock, Decide, Order)):
             raise InvalidInput(_("Unknown action."))
         if seat is None:
             raise RuleError(_("Only a seated player can do this."))
         if seat not in (0, 1):
             raise RuleError(_("There is no seat %(seat)s in this game."), seat=seat)
-        new = copy_state(state)
+        # A shallow copy: each helper copies what it changes (see _thaw).
+        new = dict(state)
         if isinstance(action, Lock):
             events = _apply_lock(new, action, seat)
         elif isinstance(action, Decide):
+            _thaw(new)
             events = _apply_decide(new, action, seat)
         else:
+            _thaw(new)
             events = _apply_order(new, action, seat)
         return Result(new, events)
 
@@ -786,33 +850,34 @@ class ShazammEngine:
         return getattr(action, "seat", None)
 
     def view(self, state: State, seat: int | None) -> State:
-        view = {k: copy_state(v) for k, v in state.items() if k != "rng"}
-        if view["hands"] is not None:
+        # Shares every part it does not hide with ``state`` (see the module doc).
+        view = dict(state)
+        view.pop("rng", None)
+        hands = state["hands"]
+        if hands is not None:
             view["hands"] = [
-                hand if s == seat else len(hand) for s, hand in enumerate(view["hands"])
+                hands[0] if seat == 0 else len(hands[0]),
+                hands[1] if seat == 1 else len(hands[1]),
             ]
-        if view["decks"] is not None:
-            view["decks"] = [len(deck) for deck in view["decks"]]
-        view["locked"] = [
-            lock if s == seat else (None if lock is None else True)
-            for s, lock in enumerate(view["locked"])
-        ]
-        if view.get("orders") is not None:
-            view["orders"] = [
-                order if s == seat else (None if order is None else True)
-                for s, order in enumerate(view["orders"])
-            ]
-        pending = view["pending"]
+        decks = state["decks"]
+        if decks is not None:
+            view["decks"] = [len(decks[0]), len(decks[1])]
+        view["locked"] = _hidden(state["locked"], seat)
+        orders = state.get("orders")
+        if orders is not None:
+            view["orders"] = _hidden(orders, seat)
+        pending = state["pending"]
         if pending is not None and pending["seat"] != seat:
-            pending["options"] = None
+            view["pending"] = {**pending, "options": None}
         return view
 
     def waiting_for(self, state: State) -> list[int]:
         phase = state["phase"]
-        if phase == "ordering":
-            return [s for s in (0, 1) if state["orders"][s] is None]
-        if phase == "bidding":
-            return [s for s in (0, 1) if state["locked"][s] is None]
+        if phase == "bidding" or phase == "ordering":
+            first, second = state["locked"] if phase == "bidding" else state["orders"]
+            if first is None:
+                return [0, 1] if second is None else [0]
+            return [1] if second is None else []
         if phase == "deciding":
             return [state["pending"]["seat"]]
         return []

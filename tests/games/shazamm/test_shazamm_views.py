@@ -129,12 +129,17 @@ def test_physical_mode_views_have_no_hands():
     assert view["hands"] is None and view["decks"] is None
 
 
-def test_views_are_copies():
+def test_a_view_stays_what_it_showed_while_the_game_goes_on():
+    # Views share what they do not hide with the state (read-only values, see the
+    # rules module): a later action must change neither an earlier view nor its state.
     state = standard()
     view = ENGINE.view(state, 0)
-    view["hands"][0].append(99)
-    view["mana"][0] = 0
-    assert 99 not in state["hands"][0] and state["mana"][0] == 50
+    shown, before = json.dumps(view), json.dumps(state)
+    hand = view["hands"][0]
+    after = ENGINE.apply(state, Lock(bid=7, spells=(hand[1],)), 0).state
+    after = ENGINE.apply(after, Lock(bid=3), 1).state
+    assert after["mana"] == [43, 47] and hand[1] not in after["hands"][0]
+    assert json.dumps(view) == shown and json.dumps(state) == before
 
 
 @settings(max_examples=25, deadline=None)
