@@ -29,6 +29,11 @@ ROOM_NAMES = {
     "purple": gettext_lazy("purple room"),
 }
 
+POWERUP_MOVES = {
+    "newton": gettext_lazy("Newton (another figure, 1 or 2 squares in a line)"),
+    "teleporter": gettext_lazy("Teleporter (their own figure, anywhere)"),
+}
+
 R = targeting.Reason
 #: Why a player cannot be targeted, in the table's words (every code has one: a test).
 REASONS = {
@@ -145,6 +150,10 @@ def map_context(
                 }
             )
     lines = tuple(line for square in board.squares for line in _walls(board, square))
+    held = {card["kind"] for card in view["players"][view["current"]]["powerups"]}
+    by_powerup = tuple(
+        (kind, POWERUP_MOVES[kind]) for kind in ("newton", "teleporter") if held & {kind, None}
+    )
     return {
         "board": board.id,
         "name": board_name(board),
@@ -153,6 +162,8 @@ def map_context(
         "movers": tuple((c, labels[c], colours[c], c == mover) for c in where),
         "sight": sight(board, where, current, labels),
         "off_map": tuple(labels[c] for c, s in where.items() if s is None),
+        "by_powerup": by_powerup,
+        "current": labels[current],
     }
 
 
@@ -222,3 +233,32 @@ def target_notes(
 
 def _moves(count: int) -> str:
     return ngettext("%(count)s move away", "%(count)s moves away", count) % {"count": count}
+
+
+def bands(
+    view: dict[str, Any], shooter: str, weapon: str, effect: str, picked: list[str]
+) -> dict[str, int] | None:
+    """Who an effect with two damage numbers hits, and which number each takes, by
+    the map (Hellion: the target, then everyone else on its square; Barbecue: the
+    first square, then the second, in the direction of the players picked). None
+    when the map cannot say: no map, a figure off it, or no aim covers the picks."""
+    if not view.get("board") or not picked:
+        return None
+    found = targeting.rule(weapon, effect)
+    if found.bands is None:
+        return None
+    where = positions(view)
+    if where.get(shooter) is None or any(where.get(p) is None for p in picked):
+        return None
+    shot = targeting.Shot(board=arena.load_board(view["board"]), positions=where, shooter=shooter)
+    try:
+        if found.pick is targeting.Pick.AREA and found.aim is not None:
+            for aim in targeting.legal_aims(shot, weapon, effect):
+                hit = targeting.struck(shot, weapon, effect, (), aim)
+                if set(picked) <= set(hit):
+                    return hit
+            return None
+        main = picked[: found.max_targets] if found.max_targets else picked
+        return targeting.struck(shot, weapon, effect, main)
+    except ValueError:
+        return None

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.adrenaline.arena import BOARD_IDS, Square, load_board
+from games.adrenaline.arena import BOARD_IDS, Board, Direction, Square, load_board
 from games.adrenaline.scoring import (
     FRENZY_VALUES,
     NORMAL_VALUES,
@@ -159,8 +159,21 @@ WEAPON_NAMES: dict[str, str] = {
 }
 
 ADJUST_FIELDS: tuple[str, ...] = ("red", "blue", "yellow", "powerups")
+#: The four kinds of power-up. A power-up a table did not say the kind (or colour)
+#: of is held as ``None``: it may be played as any kind (a table that counts only).
+POWERUP_KINDS: tuple[str, ...] = ("scope", "newton", "tagback", "teleporter")
+POWERUP_OPS: tuple[str, ...] = ("draw", "discard")
+MAX_SCOPES = 3
 WEAPON_OPS: tuple[str, ...] = ("pickup", "reload", "drop", "unload")
-ACTION_TYPES: tuple[str, ...] = ("shot", "tagback", "adjust", "weapon", "move", "end_turn")
+ACTION_TYPES: tuple[str, ...] = (
+    "shot",
+    "tagback",
+    "adjust",
+    "weapon",
+    "move",
+    "powerup",
+    "end_turn",
+)
 
 # One msgid per field, so that every sentence translates as a whole.
 _TOO_MANY: dict[str, str] = {
@@ -204,13 +217,18 @@ class Hit:
 
 @dataclass(frozen=True)
 class Scope:
-    """A Targeting Scope: +1 damage to ``target``, paid with a ``colour`` cube."""
+    """A Targeting Scope: +1 damage to ``target``, paid with a ``colour`` cube; the
+    card played is a Targeting Scope of ``card`` colour (None: whichever is held)."""
 
     target: str
     colour: str
+    card: str | None = None
 
     def to_payload(self) -> dict[str, Any]:
-        return {"target": self.target, "colour": self.colour}
+        payload = {"target": self.target, "colour": self.colour}
+        if self.card:
+            payload["card"] = self.card
+        return payload
 
 
 @dataclass(frozen=True)
@@ -219,7 +237,7 @@ class Shot:
     hits: tuple[Hit, ...]
     weapon: str | None = None
     effects: tuple[str, ...] = ()
-    scope: Scope | None = None
+    scopes: tuple[Scope, ...] = ()
     #: Pick ``weapon`` up (paying for it) just before firing it: one tap in the helper.
     pickup: bool = False
 
@@ -230,7 +248,7 @@ class Shot:
             "hits": [hit.to_payload() for hit in self.hits],
             "weapon": self.weapon,
             "effects": list(self.effects),
-            "scope": self.scope.to_payload() if self.scope else None,
+            "scopes": [scope.to_payload() for scope in self.scopes],
         }
         if self.pickup:
             payload["pickup"] = True
@@ -282,16 +300,45 @@ class WeaponAction:
 
 @dataclass(frozen=True)
 class Move:
-    """A figure put on a square of the map (``square`` None: taken off it)."""
+    """A figure put on a square of the map (``square`` None: taken off it). With
+    ``powerup`` ("newton" or "teleporter"), the player on turn plays that power-up
+    (of ``card`` colour, if said) to make the move, and its rule is checked."""
 
     player: str
     square: Square | None
+    powerup: str | None = None
+    card: str | None = None
 
     def to_payload(self) -> dict[str, Any]:
-        return {
+        payload: dict[str, Any] = {
             "type": "move",
             "player": self.player,
             "square": str(self.square) if self.square else "",
+        }
+        if self.powerup:
+            payload["powerup"] = self.powerup
+        if self.card:
+            payload["card"] = self.card
+        return payload
+
+
+@dataclass(frozen=True)
+class PowerUp:
+    """A power-up drawn into a hand or discarded from it (``kind``/``colour`` None:
+    not said)."""
+
+    player: str
+    op: str
+    kind: str | None = None
+    colour: str | None = None
+
+    def to_payload(self) -> dict[str, Any]:
+        return {
+            "type": "powerup",
+            "player": self.player,
+            "op": self.op,
+            "kind": self.kind or "",
+            "colour": self.colour or "",
         }
 
 
@@ -301,7 +348,7 @@ class EndTurn:
         return {"type": "end_turn"}
 
 
-Action = Shot | Tagback | Adjust | WeaponAction | Move | EndTurn
+Action = Shot | Tagback | Adjust | WeaponAction | Move | PowerUp | EndTurn
 
 
 # --------------------------------------------------------------------------
@@ -363,18 +410,37 @@ def _parse_shot(payload: Mapping[str, Any]) -> Shot:
             )
         effects.append(effect)
 
-    scope_raw = payload.get("scope")
-    scope = None
-    if scope_raw is not None:
-        scope_map = _mapping(scope_raw, "scope")
-        scope = Scope(
-            target=_character(require(scope_map, "target"), "scope.target"),
-            colour=as_choice(require(scope_map, "colour"), "scope.colour", COLOURS),
-        )
+    raw_scopes = as_list(payload.get("scopes"), "scopes", MAX_SCOPES)
+    if payload.get("scope") is not None:  # one scope, as older payloads say it
+        raw_scopes = [payload["scope"], *raw_scopes][:MAX_SCOPES]
+    scopes = tuple(_parse_scope(raw, i) for i, raw in enumerate(raw_scopes))
     pickup = as_bool(payload.get("pickup", False), "pickup")
     if pickup and weapon is None:
         raise InvalidInput(_("Choose the weapon to pick up."))
-    return Shot(shooter, hits, weapon, tuple(effects), scope, pickup)
+    return Shot(shooter, hits, weapon, tuple(effects), scopes, pickup)
+
+
+def _optional_choice(value: Any, field: str, choices: Sequence[str]) -> str | None:
+    return None if value in (None, "") else as_choice(value, field, choices)
+
+
+def _parse_scope(raw: Any, index: int) -> Scope:
+    field = f"scopes[{index}]"
+    scope = _mapping(raw, field)
+    return Scope(
+        target=_character(require(scope, "target"), f"{field}.target"),
+        colour=as_choice(require(scope, "colour"), f"{field}.colour", COLOURS),
+        card=_optional_choice(scope.get("card"), f"{field}.card", COLOURS),
+    )
+
+
+def _parse_powerup(payload: Mapping[str, Any]) -> PowerUp:
+    return PowerUp(
+        player=_character(require(payload, "player"), "player"),
+        op=as_choice(require(payload, "op"), "op", POWERUP_OPS),
+        kind=_optional_choice(payload.get("kind"), "kind", POWERUP_KINDS),
+        colour=_optional_choice(payload.get("colour"), "colour", COLOURS),
+    )
 
 
 def _parse_tagback(payload: Mapping[str, Any]) -> Tagback:
@@ -404,13 +470,17 @@ def _parse_weapon(payload: Mapping[str, Any]) -> WeaponAction:
 
 def _parse_move(payload: Mapping[str, Any]) -> Move:
     player = _character(require(payload, "player"), "player")
+    powerup = _optional_choice(payload.get("powerup"), "powerup", ("newton", "teleporter"))
+    card = _optional_choice(payload.get("card"), "card", COLOURS)
     raw = payload.get("square")
     if raw in (None, ""):
+        if powerup:
+            raise InvalidInput(_("A power-up moves a figure to a square: choose one."))
         return Move(player, None)
     if not isinstance(raw, str) or len(raw) > 5:
         raise InvalidInput(_("“%(field)s” is not a square of the map."), field="square")
     try:
-        return Move(player, Square.parse(raw))
+        return Move(player, Square.parse(raw), powerup, card)
     except ValueError:
         raise InvalidInput(_("“%(field)s” is not a square of the map."), field="square") from None
 
@@ -429,6 +499,8 @@ def parse_action(payload: Mapping[str, Any]) -> Action:
         return _parse_weapon(payload)
     if kind == "move":
         return _parse_move(payload)
+    if kind == "powerup":
+        return _parse_powerup(payload)
     return EndTurn()
 
 
@@ -630,19 +702,19 @@ def _apply_shot(state: State, action: Shot) -> list[Event]:
     if action.weapon is not None:
         events.extend(_fire(state, shooter, action))
 
-    scope = action.scope
-    if scope is not None:
+    extra: dict[str, int] = {}
+    for scope in action.scopes:
         if not any(h.target == scope.target and h.damage > 0 for h in action.hits):
             raise RuleError(_("The Targeting Scope must go on a player who takes damage."))
-        if shooter["powerups"] < 1:
+        if _take_powerup(shooter, "scope", scope.card) is None:
             raise RuleError(
-                _("%(player)s has no power-up to play as a Targeting Scope."),
+                _("%(player)s has no Targeting Scope to play."),
                 player=_label(shooter),
             )
         if shooter["ammo"][scope.colour] < 1:
             raise RuleError(_NO_CUBE[scope.colour], player=_label(shooter))
-        shooter["powerups"] -= 1
         shooter["ammo"][scope.colour] -= 1
+        extra[scope.target] = extra.get(scope.target, 0) + 1
         events.append(
             {
                 "type": "scope",
@@ -657,7 +729,7 @@ def _apply_shot(state: State, action: Shot) -> list[Event]:
         before = len(target["damage"])
         placed = lost = converted = 0
         if hit.damage > 0:
-            direct = hit.damage + (1 if scope and scope.target == hit.target else 0)
+            direct = hit.damage + extra.get(hit.target, 0)
             placed, lost = _add_damage(target, action.shooter, direct)
             converted = target["marks"].pop(action.shooter, 0)
             more, more_lost = _add_damage(target, action.shooter, converted)
@@ -701,12 +773,20 @@ def _apply_tagback(state: State, action: Tagback) -> list[Event]:
             player=_label(source),
             shooter=_label(target),
         )
-    if source["powerups"] < 1:
+    where = positions(state)
+    seer, seen = where[action.source], where[action.target]
+    if state.get("board") and seer is not None and seen is not None:
+        if not load_board(state["board"]).can_see(seer, seen):
+            raise RuleError(
+                _("%(player)s cannot see %(shooter)s: a Tagback Grenade needs sight."),
+                player=_label(source),
+                shooter=_label(target),
+            )
+    if _take_powerup(source, "tagback") is None:
         raise RuleError(
-            _("%(player)s has no power-up to play as a Tagback Grenade."),
+            _("%(player)s has no Tagback Grenade to play."),
             player=_label(source),
         )
-    source["powerups"] -= 1
     _placed, lost = _add_marks(target, action.source, 1)
     return [
         {
@@ -721,7 +801,7 @@ def _apply_tagback(state: State, action: Tagback) -> list[Event]:
 def _apply_adjust(state: State, action: Adjust) -> list[Event]:
     player = _player(state, action.player)
     if action.field == "powerups":
-        have, top = player["powerups"], MAX_POWERUPS
+        have, top = len(player["powerups"]), MAX_POWERUPS
     else:
         have, top = player["ammo"][action.field], MAX_CUBES
     value = have + action.delta
@@ -730,7 +810,11 @@ def _apply_adjust(state: State, action: Adjust) -> list[Event]:
     if value < 0:
         raise RuleError(_TOO_FEW[action.field], player=_label(player), count=have)
     if action.field == "powerups":
-        player["powerups"] = value
+        # A table that counts only: one of no kind in, one (of no kind first) out.
+        for _step in range(action.delta):
+            player["powerups"].append({"kind": None, "colour": None})
+        for _step in range(-action.delta):
+            _take_powerup(player, None)
     else:
         player["ammo"][action.field] = value
     return [
@@ -819,6 +903,80 @@ def _apply_weapon(state: State, action: WeaponAction) -> list[Event]:
     ]
 
 
+def _take_powerup(
+    player: dict[str, Any], kind: str | None, colour: str | None = None
+) -> dict[str, Any] | None:
+    """Take from the hand a power-up of ``kind`` (of ``colour``, if said), else one
+    of no known kind, which may be played as anything; None if there is none.
+    ``kind`` None: any card (one of no known kind first)."""
+    hand = player["powerups"]
+
+    def matches(card: dict[str, Any]) -> bool:
+        return (kind is None or card["kind"] == kind) and colour in (None, card["colour"])
+
+    order = [c for c in hand if c["kind"] is None] if kind is None else []
+    order += [c for c in hand if kind is not None and matches(c)]
+    order += [c for c in hand if c["kind"] is None and colour in (None, c["colour"])]
+    order += [c for c in hand if kind is None]
+    if not order:
+        return None
+    hand.remove(order[0])
+    return order[0]
+
+
+def _apply_powerup(state: State, action: PowerUp) -> list[Event]:
+    player = _player(state, action.player)
+    card = {"kind": action.kind, "colour": action.colour}
+    if action.op == "draw":
+        if len(player["powerups"]) >= MAX_POWERUPS:
+            raise RuleError(_TOO_MANY["powerups"], player=_label(player), count=MAX_POWERUPS)
+        player["powerups"].append(card)
+    else:
+        taken = _take_powerup(player, action.kind, action.colour)
+        if taken is None:
+            raise RuleError(
+                _("%(player)s holds no such power-up."),
+                player=_label(player),
+            )
+        card = taken
+    return [{"type": "powerup", "player": action.player, "op": action.op, **card}]
+
+
+def _check_powerup_move(state: State, action: Move, board: Board, start: Square | None) -> Event:
+    """The rule of the power-up that makes ``action`` (and the card it spends)."""
+    assert action.square is not None and action.powerup is not None
+    current = state["players"][state["current"]]
+    user = current["character"]
+    if action.powerup == "teleporter" and action.player != user:
+        raise RuleError(
+            _("A Teleporter moves only the figure of its player, %(player)s."),
+            player=_label(current),
+        )
+    if action.powerup == "newton":
+        if action.player == user:
+            raise RuleError(_("Newton moves another player's figure, not your own."))
+        reach = (
+            {
+                s
+                for d in Direction
+                for s in board.squares_in_direction(start, d, through_walls=False)[:2]
+            }
+            if start is not None
+            else set()
+        )
+        if action.square not in reach:
+            raise RuleError(
+                _("Newton moves a figure 1 or 2 squares in one direction, not through walls.")
+            )
+    card = _take_powerup(current, action.powerup, action.card)
+    if card is None:
+        raise RuleError(
+            _("%(player)s has no such power-up to play."),
+            player=_label(current),
+        )
+    return {"type": "powerup", "player": user, "op": "play", **card}
+
+
 def _apply_move(state: State, action: Move) -> list[Event]:
     player = _player(state, action.player)
     if state.get("board") is None:
@@ -828,15 +986,32 @@ def _apply_move(state: State, action: Move) -> list[Event]:
     if square is not None and square not in board.room_of:
         raise RuleError(_("That square is not on this map."))
     before = player.get("square")
+    events: list[Event] = []
+    if action.powerup is not None:
+        events.append(
+            _check_powerup_move(state, action, board, Square.of(before) if before else None)
+        )
     player["square"] = square.as_pair() if square is not None else None
-    return [
+    events.append(
         {
             "type": "move",
             "player": action.player,
             "from": before,
             "to": player["square"],
         }
-    ]
+    )
+    return events
+
+
+def upgraded(state: State) -> State:
+    """A state saved before power-ups had kinds (a count) or figures had squares, in
+    today's shape, in place: ``n`` power-ups become ``n`` of no known kind."""
+    for player in state["players"]:
+        if isinstance(player["powerups"], int):
+            player["powerups"] = [{"kind": None, "colour": None} for _ in range(player["powerups"])]
+        player.setdefault("square", None)
+    state.setdefault("board", None)
+    return state
 
 
 def positions(state: Mapping[str, Any]) -> dict[str, Square | None]:
@@ -1067,7 +1242,7 @@ class AdrenalineEngine:
                 "frenzy": False,
                 "ammo": {colour: 1 for colour in COLOURS},
                 "weapons": [],
-                "powerups": 0,
+                "powerups": [],
                 "points": 0,
                 "square": None,
             }
@@ -1095,7 +1270,7 @@ class AdrenalineEngine:
     def apply(self, state: State, action: Any, seat: int | None = None) -> Result:
         if state["over"]:
             raise RuleError(_("The game is over."))
-        new = copy.deepcopy(state)
+        new = upgraded(copy.deepcopy(state))
         if isinstance(action, Shot):
             events = _apply_shot(new, action)
         elif isinstance(action, Tagback):
@@ -1106,6 +1281,8 @@ class AdrenalineEngine:
             events = _apply_weapon(new, action)
         elif isinstance(action, Move):
             events = _apply_move(new, action)
+        elif isinstance(action, PowerUp):
+            events = _apply_powerup(new, action)
         elif isinstance(action, EndTurn):
             events = _apply_end_turn(new)
         else:
@@ -1117,14 +1294,16 @@ class AdrenalineEngine:
             return _seat_of(state, action.shooter)
         if isinstance(action, Tagback):
             return _seat_of(state, action.source)
-        if isinstance(action, Adjust | WeaponAction | Move):
+        if isinstance(action, Move) and action.powerup is not None:
+            return int(state["current"])  # the player on turn plays the power-up
+        if isinstance(action, Adjust | WeaponAction | Move | PowerUp):
             return _seat_of(state, action.player)
         if isinstance(action, EndTurn):
             return int(state["current"])
         return None
 
     def view(self, state: State, seat: int | None) -> State:
-        return copy.deepcopy(state)
+        return upgraded(copy.deepcopy(state))
 
     def waiting_for(self, state: State) -> list[int]:
         """The companion never waits: the table plays at its own pace."""

@@ -44,6 +44,13 @@ CHARACTERS = {
         Character("sprog", "Sprog", "green", gettext_lazy("green")),
     )
 }
+POWERUP_LABELS = {
+    "scope": gettext_lazy("Targeting Scope"),
+    "newton": gettext_lazy("Newton"),
+    "tagback": gettext_lazy("Tagback Grenade"),
+    "teleporter": gettext_lazy("Teleporter"),
+    None: gettext_lazy("power-up"),
+}
 CUBE_LABELS = {
     "red": gettext_lazy("red"),
     "blue": gettext_lazy("blue"),
@@ -142,6 +149,7 @@ class AdrenalinePresenter:
     ) -> dict[str, Any]:
         cards = weapon_cards()
         names = {seat.index: seat.name for seat in seats}
+        kinds = tuple((kind, str(POWERUP_LABELS[kind])) for kind in rules.POWERUP_KINDS)
         players = []
         for index, player in enumerate(view["players"]):
             editable = can_edit and (session.edit_policy != "own" or viewer.seat == index)
@@ -163,7 +171,7 @@ class AdrenalinePresenter:
                     "level": rules.adrenaline_level(player),
                     "dead": rules.is_dead(player),
                     "ammo": [(c, CUBE_LABELS[c], player["ammo"][c]) for c in COLOURS],
-                    "powerups": player["powerups"],
+                    "powerups": _hand(player),
                     "weapons": [
                         {
                             "slug": w["slug"],
@@ -182,6 +190,7 @@ class AdrenalinePresenter:
                 key: players[-1][key]
                 for key in ("character", "ammo", "powerups", "weapons", "editable")
             }
+            players[-1]["gear"]["powerup_kinds"] = kinds
         current = view["players"][view["current"]]["character"]
         can_end_turn = (
             can_edit
@@ -317,6 +326,16 @@ class AdrenalinePresenter:
                     "cubes": ", ".join(str(CUBE_LABELS.get(c, c)) for c in event["paid"])
                 }
             return text
+        if kind == "powerup":
+            card = str(POWERUP_LABELS[event.get("kind")])
+            if event.get("colour"):
+                card += f" ({CUBE_LABELS[event['colour']]})"
+            sentences = {
+                "draw": _("%(player)s draws a power-up: %(card)s."),
+                "discard": _("%(player)s discards a power-up: %(card)s."),
+                "play": _("%(player)s plays a power-up: %(card)s."),
+            }
+            return sentences[event["op"]] % {"player": n(event["player"]), "card": card}
         if kind == "move":
             if not event["to"] or not state.get("board"):
                 return _("%(player)s is taken off the map.") % {"player": n(event["player"])}
@@ -506,7 +525,8 @@ def _killshot(view: dict[str, Any]) -> list[dict[str, Any]]:
 def _tagback_offers(
     last_events: list[dict], view: dict[str, Any], players: list[dict]
 ) -> list[dict]:
-    """After a shot: each damaged player holding a power-up may throw a Tagback Grenade."""
+    """After a shot: each damaged player holding a Tagback Grenade (or a power-up of
+    no known kind) who can see the shooter may throw it."""
     if view["over"]:
         return []
     by_char = {p["character"].slug: p for p in players}
@@ -514,9 +534,30 @@ def _tagback_offers(
     for event in last_events:
         if event.get("type") == "damage" and event.get("damage", 0) > 0:
             victim = by_char.get(event["target"])
-            if victim and victim["powerups"] > 0:
-                offers.append({"from": victim, "to": by_char[event["shooter"]]})
+            if victim and any(kind in ("tagback", None) for kind, *_ in victim["powerups"]):
+                if _sees(view, event["target"], event["shooter"]):
+                    offers.append({"from": victim, "to": by_char[event["shooter"]]})
     return offers
+
+
+def _sees(view: dict[str, Any], who: str, whom: str) -> bool:
+    """Whether ``who`` can see ``whom`` (True when the map does not say)."""
+    where = rules.positions(view)
+    seer, seen = where.get(who), where.get(whom)
+    if not view.get("board") or seer is None or seen is None:
+        return True
+    return load_board(view["board"]).can_see(seer, seen)
+
+
+def _hand(player: dict[str, Any]) -> tuple[tuple[str | None, str | None, str], ...]:
+    """A player's power-ups as (kind, colour, words), in the hand's order."""
+    cards = []
+    for card in player["powerups"]:
+        label = str(POWERUP_LABELS[card["kind"]])
+        if card["colour"]:
+            label += f" ({CUBE_LABELS[card['colour']]})"
+        cards.append((card["kind"], card["colour"], label))
+    return tuple(cards)
 
 
 PRESENTER: Presenter = AdrenalinePresenter()
@@ -531,7 +572,10 @@ def _effect_pairs(effect: dict[str, Any]) -> list[int]:
 
 
 def prefill(
-    weapon: dict[str, Any] | None, effects: list[str], targets: list[str]
+    weapon: dict[str, Any] | None,
+    effects: list[str],
+    targets: list[str],
+    banded: dict[str, dict[str, int]] | None = None,
 ) -> dict[str, tuple[int, int]]:
     """Damage and marks per picked target from the weapon's structured effects.
 
@@ -540,8 +584,9 @@ def prefill(
     T.H.O.R.'s chain) starts after the targets earlier effects used, and one with
     ``starts_at`` at that pick (Machine Gun's turret tripod: the *other* target
     first). A list of damages goes by pick order (Hellion: 1 to the target, 0 to the
-    others on its square, who take only its marks). The table then adjusts what the
-    helper cannot know (who stood where).
+    others on its square, who take only its marks). ``banded`` (from the map: who
+    an effect with two numbers hits, and which number) replaces the pick order for
+    those effects. The table then adjusts what the helper cannot know.
     """
     totals = {target: [0, 0] for target in targets}
     if weapon is None:
@@ -549,6 +594,13 @@ def prefill(
     used = 0
     for effect in weapon["effects"]:
         if effect["slug"] not in effects:
+            continue
+        if banded and effect["slug"] in banded:
+            damages = _effect_pairs(effect)
+            for target, band in banded[effect["slug"]].items():
+                row = totals.setdefault(target, [0, 0])
+                row[0] += damages[min(band, len(damages) - 1)]
+                row[1] += effect.get("marks", 0)
             continue
         start = used if effect.get("new_targets") else effect.get("starts_at", 0)
         reach = effect.get("max_targets")
@@ -590,7 +642,13 @@ def shot_context(state: dict[str, Any], names: dict[int, str], params: QueryDict
     if weapon and not effects:
         effects = [weapon["effects"][0]["slug"]]
     picked = [t for t in params.getlist("_pick[]") if t in chars and t != shooter]
-    numbers = prefill(weapon, effects, picked)
+    banded = {}
+    for effect in effects if card else []:
+        hit = map_view.bands(state, shooter, card.slug, effect, picked) if card else None
+        if hit is not None:
+            banded[effect] = hit
+            picked += [p for p in hit if p not in picked and p != shooter]
+    numbers = prefill(weapon, effects, picked, banded)
     notes = map_view.target_notes(state, shooter, card.slug if card else None, effects)
     targets: list[dict[str, Any]] = []
     for seat, char in enumerate(chars):
@@ -628,7 +686,13 @@ def shot_context(state: dict[str, Any], names: dict[int, str], params: QueryDict
         "weapon_effects": _weapon_effects(card, effects) if weapon else [],
         "targets": targets,
         "ruled_out_picked": any(char in picked and not notes[char][0] for char in notes),
-        "scope_possible": shooter_state["powerups"] > 0 and any(shooter_state["ammo"].values()),
+        "scope_rows": range(
+            min(
+                sum(1 for c in shooter_state["powerups"] if c["kind"] in ("scope", None)),
+                sum(shooter_state["ammo"].values()),
+                rules.MAX_SCOPES,
+            )
+        ),
         "scope_colours": [(c, CUBE_LABELS[c]) for c in COLOURS if shooter_state["ammo"][c] > 0],
     }
 

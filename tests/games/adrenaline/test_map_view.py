@@ -90,3 +90,86 @@ def test_a_square_off_the_board_or_a_table_without_the_map_is_refused(table, mak
 
 def test_every_reason_the_engine_gives_has_words():
     assert set(map_view.REASONS) == set(targeting.Reason)
+
+
+def test_a_newton_played_from_the_map_moves_a_figure_and_spends_the_card(table):
+    move(table.code, "dozer", "1-0", "m-1")
+    move(table.code, "banshee", "1-1", "m-2")
+    phone("anna").post(
+        f"/s/{table.code}/act",
+        {"type": "powerup", "player": "dozer", "op": "draw", "kind": "newton", "key": "p-1"},
+        HTTP_HX_REQUEST="true",
+    )
+    page = phone("anna").get(f"/s/{table.code}/").content.decode()
+    assert "Newton (another figure, 1 or 2 squares in a line)" in page
+    response = phone("anna").post(
+        f"/s/{table.code}/act",
+        {"type": "move", "player": "banshee", "square": "1-3", "powerup": "newton", "key": "m-3"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    page = phone("anna").get(f"/s/{table.code}/").content.decode()
+    assert "Anna plays a power-up: Newton." in page
+    assert "Bruno moves to the yellow room (1-3)." in page
+    assert "Newton (another figure" not in page  # no Newton left to play
+
+
+def test_the_shot_helper_offers_one_scope_row_per_scope_held_and_records_both(table):
+    for key, colour in (("p-1", "red"), ("p-2", "blue")):
+        phone("anna").post(
+            f"/s/{table.code}/act",
+            {"type": "powerup", "player": "dozer", "op": "draw", "kind": "scope",
+             "colour": colour, "key": key},
+            HTTP_HX_REQUEST="true",
+        )  # fmt: skip
+    body = Client().get(f"/s/{table.code}/adrenaline/shot", {"_pick[]": ["banshee"]}).content
+    text = body.decode()
+    assert 'name="scopes.0.target"' in text and 'name="scopes.1.target"' in text
+    assert 'name="scopes.2.target"' not in text
+    response = phone("anna").post(
+        f"/s/{table.code}/act",
+        {
+            "type": "shot",
+            "shooter": "dozer",
+            "hits.0.target": "banshee",
+            "hits.0.damage": "1",
+            "scopes.0.target": "banshee",
+            "scopes.0.colour": "red",
+            "scopes.1.target": "banshee",
+            "scopes.1.colour": "blue",
+            "key": "s-1",
+        },
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    table.refresh_from_db()
+    assert len(table.state["players"][1]["damage"]) == 3
+    assert table.state["players"][0]["powerups"] == []
+
+
+def test_hellion_by_the_map_damages_its_target_and_marks_the_others_on_its_square(table):
+    move(table.code, "dozer", "1-0", "m-1")
+    move(table.code, "banshee", "1-2", "m-2")
+    move(table.code, "violet", "1-2", "m-3")
+    body = (
+        Client()
+        .get(f"/s/{table.code}/adrenaline/shot", {"weapon": "hellion", "_pick[]": ["banshee"]})
+        .content.decode()
+    )
+    # Carla (Violet) stands on Bruno's square: she is added, with the mark only.
+    assert hits_by_target(body) == {"banshee": (1, 1), "violet": (0, 1)}
+
+
+def test_barbecue_by_the_map_gives_2_on_the_first_square_and_1_on_the_second(table):
+    move(table.code, "dozer", "1-0", "m-1")
+    move(table.code, "banshee", "1-1", "m-2")
+    move(table.code, "violet", "1-1", "m-3")  # both on the first square
+    body = (
+        Client()
+        .get(
+            f"/s/{table.code}/adrenaline/shot",
+            {"weapon": "flamethrower", "effects[]": ["barbecue"], "_pick[]": ["banshee"]},
+        )
+        .content.decode()
+    )
+    assert hits_by_target(body) == {"banshee": (2, 0), "violet": (2, 0)}

@@ -83,7 +83,7 @@ def test_scope_adds_one_damage_and_costs_a_power_up_and_a_cube() -> None:
     state = adjust(start(), "dozer", "powerups", 1)
     result = scoped_shot(state, [{"target": "banshee", "damage": 2}], "banshee", "red")
     dozer = player(result.state, "dozer")
-    assert dozer["powerups"] == 0
+    assert dozer["powerups"] == []
     assert dozer["ammo"] == {"red": 0, "blue": 1, "yellow": 1}
     assert player(result.state, "banshee")["damage"] == ["dozer"] * 3
     assert result.events[0] == {
@@ -114,7 +114,7 @@ def test_scope_must_target_a_player_taking_damage() -> None:
 def test_scope_needs_a_power_up() -> None:
     with pytest.raises(RuleError) as error:
         scoped_shot(start(), [{"target": "banshee", "damage": 1}], "banshee", "red")
-    assert "power-up" in error.value.message
+    assert "Targeting Scope" in error.value.message
 
 
 def test_scope_needs_a_cube_of_the_chosen_colour() -> None:
@@ -132,7 +132,7 @@ def test_tagback_gives_the_shooter_one_mark_and_spends_a_power_up() -> None:
     state = hit(state, "dozer", "banshee", 1)
     result = act(state, {"type": "tagback", "from": "banshee", "to": "dozer"})
     assert player(result.state, "dozer")["marks"] == {"banshee": 1}
-    assert player(result.state, "banshee")["powerups"] == 1
+    assert len(player(result.state, "banshee")["powerups"]) == 1
     assert result.events == [{"type": "tagback", "from": "banshee", "to": "dozer", "marks_lost": 0}]
 
 
@@ -384,7 +384,7 @@ def test_new_state_shape() -> None:
         "frenzy": False,
         "ammo": {"red": 1, "blue": 1, "yellow": 1},
         "weapons": [],
-        "powerups": 0,
+        "powerups": [],
         "points": 0,
         "square": None,
     }

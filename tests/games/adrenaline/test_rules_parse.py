@@ -51,7 +51,7 @@ def test_a_full_shot_payload_parses_into_a_typed_action() -> None:
         hits=(Hit("banshee", 3, 0), Hit("violet", 0, 2)),
         weapon="zx-2",
         effects=("basic mode",),
-        scope=Scope("banshee", "yellow"),
+        scopes=(Scope("banshee", "yellow"),),
     )
 
 
@@ -163,13 +163,23 @@ def shots(draw: st.DrawFn) -> Shot:
     hits = [Hit(t, draw(st.integers(0, 12)), draw(st.integers(0, 3))) for t in targets]
     if not any(h.damage or h.marks for h in hits):
         hits[0] = Hit(hits[0].target, 1, hits[0].marks)
-    scope = draw(st.none() | st.builds(Scope, st.sampled_from(targets), st.sampled_from(COLOURS)))
+    scopes = draw(
+        st.lists(
+            st.builds(
+                Scope,
+                st.sampled_from(targets),
+                st.sampled_from(COLOURS),
+                st.none() | st.sampled_from(COLOURS),
+            ),
+            max_size=3,
+        )
+    )
     return Shot(
         shooter,
         tuple(hits),
         draw(st.none() | st.sampled_from(sorted(WEAPONS))),
         tuple(draw(st.lists(st.text(max_size=40), max_size=4))),
-        scope,
+        tuple(scopes),
     )
 
 

@@ -23,7 +23,7 @@ def current(state: dict[str, Any]) -> str:
 @st.composite
 def payloads(draw: st.DrawFn, state: dict[str, Any]) -> dict[str, Any]:
     seated = [p["character"] for p in state["players"]]
-    kinds = ["shot"] * 4 + ["end_turn"] * 3 + ["adjust", "weapon", "tagback", "move"]
+    kinds = ["shot"] * 4 + ["end_turn"] * 3 + ["adjust", "weapon", "tagback", "move", "powerup"]
     kind = draw(st.sampled_from(kinds))
     if kind == "shot":
         shooter = draw(st.sampled_from([current(state)] * 4 + seated))
@@ -39,19 +39,20 @@ def payloads(draw: st.DrawFn, state: dict[str, Any]) -> dict[str, Any]:
         ]
         if not any(h["damage"] or h["marks"] for h in hits):
             hits[0]["damage"] = 1
-        scope = None
-        if draw(st.booleans()):
-            scope = {
+        scopes = [
+            {
                 "target": draw(st.sampled_from(targets)),
                 "colour": draw(st.sampled_from(["red", "blue", "yellow"])),
             }
+            for _ in range(draw(st.integers(0, 2)))
+        ]
         return {
             "type": "shot",
             "shooter": shooter,
             "hits": hits,
             "weapon": draw(st.none() | st.sampled_from(SOME_WEAPONS)),
             "effects": [],
-            "scope": scope,
+            "scopes": scopes,
         }
     if kind == "adjust":
         return {
@@ -70,10 +71,20 @@ def payloads(draw: st.DrawFn, state: dict[str, Any]) -> dict[str, Any]:
         }
     if kind == "move":
         rows, cols = draw(st.integers(0, 2)), draw(st.integers(0, 3))
+        square = draw(st.sampled_from(["", f"{rows}-{cols}"]))
         return {
             "type": "move",
             "player": draw(st.sampled_from(seated)),
-            "square": draw(st.sampled_from(["", f"{rows}-{cols}"])),
+            "square": square,
+            "powerup": draw(st.sampled_from(["", "", "newton", "teleporter"])) if square else "",
+        }
+    if kind == "powerup":
+        return {
+            "type": "powerup",
+            "player": draw(st.sampled_from(seated)),
+            "op": draw(st.sampled_from(["draw", "draw", "discard"])),
+            "kind": draw(st.sampled_from(["", "scope", "newton", "tagback", "teleporter"])),
+            "colour": draw(st.sampled_from(["", "red", "blue", "yellow"])),
         }
     if kind == "tagback":
         source = draw(st.sampled_from([c for c in seated if c != current(state)]))
@@ -106,7 +117,7 @@ def check_invariants(state: dict[str, Any], after_end_turn: bool) -> None:
         assert all(1 <= n <= 3 for n in player["marks"].values())
         assert set(player["marks"]) <= seated - {me}
         assert all(0 <= n <= 3 for n in player["ammo"].values())
-        assert 0 <= player["powerups"] <= 3
+        assert 0 <= len(player["powerups"]) <= 3
         assert len(player["weapons"]) <= 3
         assert all(w["slug"] in WEAPONS for w in player["weapons"])
         held.extend(w["slug"] for w in player["weapons"])
