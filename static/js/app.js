@@ -330,16 +330,21 @@
   var timer = null;
   document.addEventListener("htmx:wsOpen", function (event) { socket = event.detail.socketWrapper; });
   document.addEventListener("htmx:wsClose", function () { socket = null; });
+  // Every [data-deadline] ticks: the one at the top and the one beside the button
+  // the player must press (Shazamm's "Lock in"); one "sync" per deadline at zero.
+  var asked = {};
   function tick() {
-    var el = document.querySelector("[data-deadline]");
-    if (!el) { clearInterval(timer); timer = null; return; }
-    var left = Math.ceil((Date.parse(el.dataset.deadline) - Date.now()) / 1000);
-    var out = el.querySelector(".countdown");
-    if (out) out.textContent = String(Math.max(0, left));
-    if (left <= 0 && !el.dataset.asked && socket) {
-      el.dataset.asked = "1";
-      socket.send(JSON.stringify({ type: "sync" }));
-    }
+    var els = document.querySelectorAll("[data-deadline]");
+    if (!els.length) { clearInterval(timer); timer = null; return; }
+    els.forEach(function (el) {
+      var left = Math.ceil((Date.parse(el.dataset.deadline) - Date.now()) / 1000);
+      var out = el.querySelector(".countdown");
+      if (out) out.textContent = String(Math.max(0, left));
+      if (left <= 0 && !asked[el.dataset.deadline] && socket) {
+        asked[el.dataset.deadline] = true;
+        socket.send(JSON.stringify({ type: "sync" }));
+      }
+    });
   }
   function start() { if (!timer && document.querySelector("[data-deadline]")) timer = setInterval(tick, 500); }
   document.addEventListener("htmx:wsAfterMessage", start);
