@@ -412,3 +412,28 @@ document.addEventListener("htmx:oobBeforeSwap", function (event) {
     chosen = [];
   });
 })();
+
+// Set-up forms: a choice of player ("Who plays first?", "This phone plays as") names
+// each row as typed: <option data-name-from="name_0" data-fallback="Player 1">.
+// Also after the form is put back (an error, the back button).
+(function () {
+  "use strict";
+  function rename(form) {
+    form.querySelectorAll("option[data-name-from]").forEach(function (option) {
+      var input = document.getElementById(option.dataset.nameFrom);
+      var typed = input ? input.value.trim().replace(/\s+/g, " ") : "";
+      option.textContent = typed || option.dataset.fallback;
+    });
+  }
+  function renameAll() {
+    document.querySelectorAll("form").forEach(function (form) {
+      if (form.querySelector("option[data-name-from]")) rename(form);
+    });
+  }
+  document.addEventListener("input", function (event) {
+    var form = event.target.form;
+    if (form && form.querySelector("option[data-name-from]")) rename(form);
+  });
+  document.addEventListener("DOMContentLoaded", renameAll);
+  window.addEventListener("pageshow", renameAll);
+})();

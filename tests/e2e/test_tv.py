@@ -153,7 +153,7 @@ def test_a_tv_shows_both_mages_and_the_whole_bridge(phone_a, tv):
 
 def test_a_tv_shows_all_six_munchkin_boards_and_a_level_tapped_on_a_phone(phone_a, tv):
     names = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"]
-    new_session(phone_a, "munchkin", names)
+    new_session(phone_a, "munchkin", names, lambda p: p.select_option("#host_seat", "0"))
     open_on_tv(tv, phone_a, "munchkin")
     expect(tv.locator("article.mk-player")).to_have_count(6)
     no_scrolling(tv)
