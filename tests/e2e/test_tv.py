@@ -165,3 +165,16 @@ def test_a_tv_shows_all_six_munchkin_boards_and_a_level_tapped_on_a_phone(phone_
     phone_a.locator("[data-level-up='2']").click()
     expect(tv.locator("[data-level='2']")).to_have_text("2")
     in_view(tv, "article.mk-player")
+
+    # Anna fights a Zombie: the fight shows on the TV, the six boards stay in view.
+    start = phone_a.locator("#mk-start")
+    start.get_by_label("Monster", exact=True).fill("Zombie")
+    start.get_by_label("Monster level").fill("3")
+    start.get_by_role("button", name="Fight!").click()
+    expect(tv.locator("[data-total=monsters]")).to_have_text("3")
+    expect(tv.locator("#mk-fight")).to_contain_text("#1 Zombie")
+    if SHOTS:
+        tv.screenshot(path=os.path.join(SHOTS, "tv-munchkin-fight.png"))
+    no_scrolling(tv)
+    in_view(tv, "#mk-fight .mk-totals")
+    in_view(tv, "article.mk-player h3")
