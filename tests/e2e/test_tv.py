@@ -178,3 +178,14 @@ def test_a_tv_shows_all_six_munchkin_boards_and_a_level_tapped_on_a_phone(phone_
     no_scrolling(tv)
     in_view(tv, "#mk-fight .mk-totals")
     in_view(tv, "article.mk-player h3")
+
+
+@pytest.mark.parametrize("game", ["kablamo", "plastic-attack"])
+def test_the_other_games_fit_a_tv_too(phone_a, tv, game):
+    new_session(phone_a, game, ["Anna", "Bruno", "Carla", "Dario"])
+    open_on_tv(tv, phone_a, game)
+    no_scrolling(tv)
+    in_view(tv, "#board")
+    for name in ("Anna", "Bruno", "Carla", "Dario"):
+        expect(tv.locator("#live")).to_contain_text(name)
+    nothing_to_tap(tv)
