@@ -180,6 +180,10 @@ def watch(request: HtmxHttpRequest, spectator_key: str) -> HttpResponse:
     viewer = viewer_for(session, seats, "", spectator=True)
     context = table_context(session, viewer, seats=seats)
     context["ws_path"] = f"/ws/w/{session.spectator_key}/"
+    # The watch link is what a TV or a laptop opens: on a wide screen the page lays
+    # every board out at once (static/css/app.css, "TV layout"); on a phone it is
+    # the usual column.
+    context["tv"] = True
     return render(request, "companion/session.html", context)
 
 

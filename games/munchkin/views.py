@@ -344,10 +344,15 @@ class MunchkinPresenter:
         if last is None:
             return None
         labels = {m["id"]: self._monster_label(m) for m in last["monsters"]}
+        # How the fighter's own run-away rolls went: "ran from" only for the monsters
+        # they got away from, "caught by" for the others.
+        fighter_runs = [r for r in last["runs"] if r["seat"] == last["fighter"]]
         return {
             "result": last.get("result"),
             "fighter": names[last["fighter"]],
             "monsters": [labels[m["id"]] for m in last["monsters"]],
+            "escaped": [labels.get(r["monster"], "?") for r in fighter_runs if r["escaped"]],
+            "caught_by": [labels.get(r["monster"], "?") for r in fighter_runs if not r["escaped"]],
             "caught": [
                 {"name": names[r["seat"]], "monster": labels.get(r["monster"], "?")}
                 for r in last["runs"]

@@ -331,16 +331,21 @@
   var timer = null;
   document.addEventListener("htmx:wsOpen", function (event) { socket = event.detail.socketWrapper; });
   document.addEventListener("htmx:wsClose", function () { socket = null; });
+  // Every [data-deadline] ticks: the one at the top and the one beside the button
+  // the player must press (Shazamm's "Lock in"); one "sync" per deadline at zero.
+  var asked = {};
   function tick() {
-    var el = document.querySelector("[data-deadline]");
-    if (!el) { clearInterval(timer); timer = null; return; }
-    var left = Math.ceil((Date.parse(el.dataset.deadline) - Date.now()) / 1000);
-    var out = el.querySelector(".countdown");
-    if (out) out.textContent = String(Math.max(0, left));
-    if (left <= 0 && !el.dataset.asked && socket) {
-      el.dataset.asked = "1";
-      socket.send(JSON.stringify({ type: "sync" }));
-    }
+    var els = document.querySelectorAll("[data-deadline]");
+    if (!els.length) { clearInterval(timer); timer = null; return; }
+    els.forEach(function (el) {
+      var left = Math.ceil((Date.parse(el.dataset.deadline) - Date.now()) / 1000);
+      var out = el.querySelector(".countdown");
+      if (out) out.textContent = String(Math.max(0, left));
+      if (left <= 0 && !asked[el.dataset.deadline] && socket) {
+        asked[el.dataset.deadline] = true;
+        socket.send(JSON.stringify({ type: "sync" }));
+      }
+    });
   }
   function start() { if (!timer && document.querySelector("[data-deadline]")) timer = setInterval(tick, 500); }
   document.addEventListener("htmx:wsAfterMessage", start);
@@ -407,4 +412,29 @@ document.addEventListener("htmx:oobBeforeSwap", function (event) {
     open = [];
     chosen = [];
   });
+})();
+
+// Set-up forms: a choice of player ("Who plays first?", "This phone plays as") names
+// each row as typed: <option data-name-from="name_0" data-fallback="Player 1">.
+// Also after the form is put back (an error, the back button).
+(function () {
+  "use strict";
+  function rename(form) {
+    form.querySelectorAll("option[data-name-from]").forEach(function (option) {
+      var input = document.getElementById(option.dataset.nameFrom);
+      var typed = input ? input.value.trim().replace(/\s+/g, " ") : "";
+      option.textContent = typed || option.dataset.fallback;
+    });
+  }
+  function renameAll() {
+    document.querySelectorAll("form").forEach(function (form) {
+      if (form.querySelector("option[data-name-from]")) rename(form);
+    });
+  }
+  document.addEventListener("input", function (event) {
+    var form = event.target.form;
+    if (form && form.querySelector("option[data-name-from]")) rename(form);
+  });
+  document.addEventListener("DOMContentLoaded", renameAll);
+  window.addEventListener("pageshow", renameAll);
 })();

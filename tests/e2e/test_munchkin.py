@@ -16,9 +16,12 @@ pytestmark = [pytest.mark.e2e]
 
 def create_table(page: Page) -> str:
     """Phone ``page`` sets up Anna, Bruno and Carla (Anna first) and sits as Anna."""
-    return new_session(
-        page, "munchkin", ["Anna", "Bruno", "Carla"], lambda p: p.select_option("#sex_0", "female")
-    )
+    return new_session(page, "munchkin", ["Anna", "Bruno", "Carla"], sit_as_anna)
+
+
+def sit_as_anna(page: Page) -> None:
+    page.select_option("#sex_0", "female")
+    page.select_option("#host_seat", label="Anna")  # the name typed, not "Player 1"
 
 
 def join_and_sit(page: Page, code: str, name: str) -> None:

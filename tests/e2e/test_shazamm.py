@@ -78,10 +78,10 @@ def pick_spell(page: Page) -> Locator:
 
 
 def spell_name(box: Locator) -> str:
-    """'7 · Boost attack' from the checkbox's label, as '7 Boost attack' (the reveal's form)."""
-    strong = box.locator("xpath=ancestor::label[1]//strong").inner_text()
-    number, _, name = strong.partition("·")
-    return f"{number.strip()} {name.strip()}"
+    """'7 Boost attack' (the reveal's form) from the spell's tile: its number and name."""
+    label = box.locator("xpath=ancestor::label[1]")
+    number = label.locator(".spell-no").inner_text()
+    return f"{number.strip()} {label.locator('.spell-name').inner_text().strip()}"
 
 
 def lock_in(page: Page, bid: int, spell: Locator | None = None) -> None:

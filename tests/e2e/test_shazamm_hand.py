@@ -1,0 +1,88 @@
+"""Shazamm! on a 360 × 740 phone: "Lock in" and its countdown on the first screen, the
+hand as compact tiles whose text opens on demand."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.pages import wait_live
+from tests.e2e.test_shazamm import SESSION_URL, lock_form
+
+pytestmark = [pytest.mark.e2e]
+
+SCREEN_HEIGHT = 740
+#: Set to a folder to keep a screenshot of the phone (for a human to look at).
+SHOTS = os.environ.get("SEGNALINO_TV_SHOTS")
+
+
+def timed_duel(page: Page, *, full_hand: bool) -> None:
+    """An online duel with a 60-second turn timer; ``full_hand``: all 14 spells (and
+    the bluff card) in hand, the longest hand there is."""
+    page.goto("/new/shazamm/")
+    page.fill("#name_0", "Anna")
+    page.fill("#name_1", "Marco")
+    page.select_option("#turn_seconds", "60")
+    if full_hand:
+        page.select_option("#variant", "full_hand")
+    page.get_by_role("button", name="Create session").click()
+    page.wait_for_url(SESSION_URL)
+    wait_live(page)
+    expect(lock_form(page)).to_be_visible()
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"shazamm-{len(str(full_hand))}.png"))
+
+
+def on_first_screen(page: Page, selector: str) -> dict[str, float]:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, f"{selector} is not shown"
+    assert page.evaluate("window.scrollY") == 0
+    assert box["y"] >= 0 and box["y"] + box["height"] <= SCREEN_HEIGHT, (
+        f"{selector} is at {box['y']:.0f}px, below the first screen of a 360x740 phone"
+    )
+    return box
+
+
+@pytest.mark.parametrize("full_hand", [False, True], ids=["six spells", "every spell"])
+def test_lock_in_and_its_countdown_are_on_the_first_screen(phone_a, full_hand):
+    timed_duel(phone_a, full_hand=full_hand)
+    form = lock_form(phone_a)
+    tiles = form.locator("li.spell-tile")
+    expect(tiles.first).to_be_visible()
+    assert tiles.count() >= (14 if full_hand else 5)
+    button = on_first_screen(phone_a, "form.lock [data-lock]")
+    timer = on_first_screen(phone_a, "form.lock .lock-timer")
+    # Beside the button: on the same row, just left of it.
+    assert abs((timer["y"] + timer["height"] / 2) - (button["y"] + button["height"] / 2)) < 8
+    assert 0 <= button["x"] - (timer["x"] + timer["width"]) <= 16
+    # It counts down, like the one at the top.
+    countdown = form.locator(".lock-timer .countdown")
+    expect(countdown).to_have_text("60")
+    expect(countdown).not_to_have_text("60", timeout=5_000)
+    assert 0 < int(countdown.inner_text()) < 60
+
+    # Scrolled down to the last spell, the button stays in reach.
+    tiles.last.scroll_into_view_if_needed()
+    box = form.locator("[data-lock]").bounding_box()
+    assert box and 0 <= box["y"] and box["y"] + box["height"] <= SCREEN_HEIGHT
+
+
+def test_a_spell_is_a_tile_and_its_text_opens_on_a_tap(phone_a):
+    timed_duel(phone_a, full_hand=True)
+    tile = lock_form(phone_a).locator("li.spell-tile").filter(has_text="Mutism")
+    box = tile.bounding_box()
+    assert box and box["height"] <= 60, "a spell takes more than one line of tiles"
+    text = tile.locator(".spell-more p")
+    expect(text).to_be_hidden()
+    tile.locator("summary").click()
+    expect(text).to_be_visible()
+    if SHOTS:
+        phone_a.screenshot(path=os.path.join(SHOTS, "shazamm-hand.png"), full_page=True)
+    expect(text).not_to_be_empty()
+    # The box is still a plain checkbox, named by the spell and described by its text.
+    box_input = tile.get_by_role("checkbox")
+    expect(box_input).to_have_accessible_name("1 Mutism")
+    box_input.check()
+    expect(box_input).to_be_checked()
