@@ -193,7 +193,7 @@ def server_cpu_seconds(port: int) -> float | None:
         except OSError:
             continue
         fields = stat[stat.rindex(")") + 2 :].split()
-        if int(fields[1]) != me or b"daphne" not in cmdline or str(port).encode() not in cmdline:
+        if int(fields[1]) != me or str(port).encode() not in cmdline:
             continue
         return (int(fields[11]) + int(fields[12])) / ticks
     return None
@@ -212,7 +212,7 @@ def server_command(server: str, app: str, port: int, workers: int = 1) -> list[s
     if server == "uvicorn":
         return [
             py, "-m", "uvicorn", app, "--host", "127.0.0.1", "--port", str(port),
-            "--loop", "uvloop", "--http", "httptools", "--ws", "websockets",
+            "--loop", "uvloop", "--http", "httptools", "--ws", "websockets-sansio",
             "--lifespan", "off", "--no-access-log", "--log-level", "warning",
             "--workers", str(workers),
         ]  # fmt: skip
@@ -258,16 +258,23 @@ def serve(
             command = [sys.executable, "-m", "daphne", "--fd", str(fd), app]
             processes.append(
                 subprocess.Popen(
-                    command, cwd=repo, env=env, stdout=log, stderr=subprocess.STDOUT,
+                    command,
+                    cwd=repo,
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
                     pass_fds=(fd,),
-                )  # fmt: skip
+                )
             )
     else:
         processes.append(
             subprocess.Popen(
                 server_command(server, app, port, workers),
-                cwd=repo, env=env, stdout=log, stderr=subprocess.STDOUT,
-            )  # fmt: skip
+                cwd=repo,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         )
     SERVER_PIDS[port] = [p.pid for p in processes]
     base = f"http://127.0.0.1:{port}"

@@ -82,10 +82,7 @@ def commit(code: str, body: str) -> int:
 
 
 def fragment(version: int) -> str:
-    return (
-        f'<div id="status" data-version="{version}" data-revision="{version}">'
-        f"<p>{PAD}</p></div>"
-    )
+    return f'<div id="status" data-version="{version}" data-revision="{version}"><p>{PAD}</p></div>'
 
 
 class FloorConsumer(AsyncWebsocketConsumer):

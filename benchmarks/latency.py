@@ -615,9 +615,7 @@ async def paced(
 # ---------------------------------------------------------------- backends
 
 
-def run_scenarios(
-    targets: list[tuple[str, str]], args: argparse.Namespace
-) -> list[dict[str, Any]]:
+def run_scenarios(targets: list[tuple[str, str]], args: argparse.Namespace) -> list[dict[str, Any]]:
     """Every scenario on every target (label, base URL), interleaved: each scenario
     runs ``--rounds`` times, alternating the targets (and which goes first)."""
     results = []
@@ -636,6 +634,11 @@ def run_scenarios(
             order = targets if round_ % 2 == 0 else targets[::-1]
             for label, base in order:
                 print(f"  {label}: {sessions} session(s) × {actions} actions …", flush=True)
+                if base == BGIO:
+                    found = bgio(sessions, actions, args.concurrency)
+                    if found is not None:
+                        results.append({"backend": label, "round": round_, **found})
+                    continue
                 result = asyncio.run(
                     scenario(
                         base,
@@ -650,6 +653,8 @@ def run_scenarios(
         for round_ in range(args.rounds):
             order = targets if round_ % 2 == 0 else targets[::-1]
             for label, base in order:
+                if base == BGIO:
+                    continue
                 print(
                     f"  {label}: {args.paced_sessions} tables × {SEATS} phones, one action "
                     f"per table every {args.paced_interval:g} s for {args.paced_duration:g} s …",
@@ -668,6 +673,48 @@ def run_scenarios(
                     {"backend": label, "round": round_, **extra, "paced": True, **result}
                 )
     return results
+
+
+BGIO = "node"  # the target that is boardgame.io (benchmarks/bgio.js)
+BGIO_SCRIPT = REPO / "benchmarks" / "bgio.js"
+BGIO_MODULES = REPO / "benchmarks" / ".node" / "node_modules" / "boardgame.io"
+
+
+def bgio_missing() -> str | None:
+    """Why boardgame.io cannot run here, or None."""
+    import shutil
+
+    if shutil.which("node") is None:
+        return "no `node` on this machine"
+    if not BGIO_MODULES.is_dir():
+        return "boardgame.io is not installed in benchmarks/.node (see README)"
+    return None
+
+
+def bgio(sessions: int, actions: int, concurrency: int) -> dict[str, Any] | None:
+    """boardgame.io 0.50.2 with the same load shape (``benchmarks/bgio.js``)."""
+    import subprocess
+
+    ran = subprocess.run(
+        ["node", str(BGIO_SCRIPT), str(sessions), str(actions), str(concurrency)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    if ran.returncode != 0:
+        print(f"  boardgame.io failed: {ran.stderr[-400:]}", flush=True)
+        return None
+    found = json.loads(ran.stdout.strip().splitlines()[-1])
+    return {
+        "concurrency": min(concurrency, sessions),
+        "errors": 0,
+        "error_samples": [],
+        "post_ms": {"p50": None, "p95": None},
+        "frame_kb": None,
+        "update_kb": None,
+        **found,
+    }
 
 
 def run_backend(backend: str, args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -697,24 +744,38 @@ def run_backend(backend: str, args: argparse.Namespace) -> list[dict[str, Any]]:
             )
             FLOOR_BASES.add(floor_base)
             targets.append((f"{backend}/floor", floor_base))
+        if args.bgio:
+            missing = bgio_missing()
+            if missing:
+                print(f"  boardgame.io skipped: {missing}", flush=True)
+            else:
+                targets.append(("bgio", BGIO))
         results = run_scenarios(targets, args)
     for r in results:
+        if r["backend"] == "bgio":
+            continue
         path = floor_log if r["backend"].endswith("/floor") else log_path
         r["server_log"] = {"path": str(path), **log_trouble(path)}
     return results
 
 
 def floor_ratios(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Segnalino ÷ the floor, for each scenario and round run on both."""
+    """Segnalino ÷ the floor (and ÷ boardgame.io), for each scenario and round run
+    on both."""
     out = []
-    for r in results:
-        if r["backend"].endswith("/floor"):
-            continue
+    pairs = [
+        (r, f"{r['backend']}/floor", kind)
+        for r in results
+        if not r["backend"].endswith("/floor") and r["backend"] != "bgio"
+        for kind in ("floor", "bgio")
+    ]
+    for r, floor_label, kind in pairs:
+        wanted = floor_label if kind == "floor" else "bgio"
         match = next(
             (
                 f
                 for f in results
-                if f["backend"] == f"{r['backend']}/floor"
+                if f["backend"] == wanted
                 and f["sessions"] == r["sessions"]
                 and f.get("round") == r.get("round")
                 and bool(f.get("paced")) == bool(r.get("paced"))
@@ -728,6 +789,7 @@ def floor_ratios(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
             return round(a / b, 2) if a is not None and b else None
 
         row = {
+            "against": kind,
             "label": f"{r['backend']} × {r['sessions']}" + (" paced" if r.get("paced") else ""),
             "round": r.get("round"),
         }
@@ -746,10 +808,11 @@ def print_floor_ratios(rows: list[dict[str, Any]]) -> None:
     if not rows:
         return
     print("Segnalino ÷ the floor (benchmarks/floor.py: same stack, one locked JSON update and")
-    print("a 200-byte fan-out), same run, interleaved; (Segnalino, floor) in brackets:")
+    print("a 200-byte fan-out) and ÷ boardgame.io 0.50.2 (benchmarks/bgio.js: same load shape,")
+    print("nothing durable), same run, interleaved; (Segnalino, the other) in brackets:")
     for row in rows:
         print(
-            f"  {row['label']:<16} round {row['round']}: tap → other phone "
+            f"  ÷ {row['against']:<6}{row['label']:<16} round {row['round']}: tap → other phone "
             f"p50 {row['p50']}× {row['p50_ms']}, p95 {row['p95']}× {row['p95_ms']}, "
             f"p99 {row['p99']}× {row['p99_ms']}; CPU/action {row['cpu']}× {row['cpu_ms']}; "
             f"actions/s {row['rate']}× {row['rate_per_s']}"
@@ -919,6 +982,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also serve benchmarks/floor.py (same stack, trivial work) and run every "
         "scenario on both, interleaved; prints Segnalino ÷ floor",
+    )
+    parser.add_argument(
+        "--bgio",
+        action="store_true",
+        help="also run boardgame.io 0.50.2 with the same load shape (node and "
+        "benchmarks/.node needed; skipped with the reason otherwise)",
     )
     parser.add_argument(
         "--rounds", type=int, default=1, help="times each scenario runs per target (default 1)"
