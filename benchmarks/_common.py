@@ -5,11 +5,14 @@ The benchmarks only ever talk to servers they start themselves on 127.0.0.1.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import os
 import platform
 import re
+import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -22,15 +25,19 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from tests.support.servers import (  # noqa: E402
+    free_port,
     prepare_database,
     running_server,
     server_env,
     sqlite_env,
+    stop,
+    wait_for_http,
 )
 
 RESULTS = REPO / "benchmarks" / "results"
 PG_ADMIN = "host=127.0.0.1 port=5432 user=postgres dbname=postgres"
-PG_BENCH_DB = "segnalino_bench"
+# SEGNALINO_BENCH_DB: another database name (e.g. one per person sharing a server).
+PG_BENCH_DB = os.environ.get("SEGNALINO_BENCH_DB", "segnalino_bench")
 PG_URL = f"postgres://postgres@127.0.0.1:5432/{PG_BENCH_DB}"
 REDIS_URL = "redis://127.0.0.1:6379/0"
 # The server's own settings give the channel layer no read timeout (redis-py's 5 s
@@ -133,11 +140,46 @@ def fmt(value: float | int | None, width: int = 7) -> str:
     return f"{'—' if value is None else value:>{width}}"
 
 
-def server_cpu_seconds(port: int) -> float | None:
-    """CPU time (user + system) used so far by our own server child listening on ``port``.
+#: Server processes started by :func:`serve`, by port: their CPU is counted with
+#: every process they started (uvicorn's and granian's workers).
+SERVER_PIDS: dict[int, list[int]] = {}
 
-    Linux only (reads /proc); None elsewhere or if the process is not found.
+
+def _cpu_of_tree(roots: list[int]) -> float | None:
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return None
+    ticks = os.sysconf("SC_CLK_TCK")
+    parent: dict[int, int] = {}
+    cpu: dict[int, float] = {}
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        parent[int(entry.name)] = int(fields[1])
+        cpu[int(entry.name)] = (int(fields[11]) + int(fields[12])) / ticks
+    total, wanted = 0.0, set(roots)
+    for pid in cpu:
+        walk = pid
+        while walk and walk not in wanted:
+            walk = parent.get(walk, 0)
+        if walk:
+            total += cpu[pid]
+    return total
+
+
+def server_cpu_seconds(port: int) -> float | None:
+    """CPU seconds (user + system) used so far by the server on ``port`` (with its
+    worker processes), or None where /proc is missing (not Linux).
+
+    PostgreSQL and Redis are separate processes and not included.
     """
+    if port in SERVER_PIDS:
+        return _cpu_of_tree(SERVER_PIDS[port])
     proc = Path("/proc")
     if not proc.is_dir():
         return None
@@ -151,10 +193,105 @@ def server_cpu_seconds(port: int) -> float | None:
         except OSError:
             continue
         fields = stat[stat.rindex(")") + 2 :].split()
-        if int(fields[1]) != me or b"daphne" not in cmdline or str(port).encode() not in cmdline:
+        if int(fields[1]) != me or str(port).encode() not in cmdline:
             continue
         return (int(fields[11]) + int(fields[12])) / ticks
     return None
+
+
+#: Where ``--server uvicorn|granian`` come from: installed by
+#: ``pip install --target benchmarks/.py`` (see README), not in the project's venv.
+EXTRA_PACKAGES = REPO / "benchmarks" / ".py"
+
+
+def server_command(server: str, app: str, port: int, workers: int = 1) -> list[str]:
+    """The command line of one ASGI server on 127.0.0.1:``port`` serving ``app``."""
+    py = sys.executable
+    if server == "daphne":
+        return [py, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app]
+    if server == "uvicorn":
+        return [
+            py, "-m", "uvicorn", app, "--host", "127.0.0.1", "--port", str(port),
+            "--loop", "uvloop", "--http", "httptools", "--ws", "websockets-sansio",
+            "--lifespan", "off", "--no-access-log", "--log-level", "warning",
+            "--workers", str(workers),
+        ]  # fmt: skip
+    if server == "granian":
+        return [
+            py, "-m", "granian", "--interface", "asginl", "--host", "127.0.0.1",
+            "--port", str(port), "--loop", "uvloop", "--workers", str(workers),
+            "--ws", "--log-level", "warning", app,
+        ]  # fmt: skip
+    raise ValueError(server)
+
+
+@contextlib.contextmanager
+def serve(
+    repo: Path,
+    env: dict[str, str],
+    log_path: Path,
+    *,
+    app: str = "config.asgi:application",
+    server: str = "daphne",
+    workers: int = 1,
+    extra_path: str = "",
+):
+    """An ASGI server (``server``) serving ``app`` from ``repo`` with ``workers``
+    processes on one port; yields its base URL. daphne has no workers of its own:
+    ``workers`` > 1 starts that many daphne processes on one listening socket
+    bound here (``--fd``), the same proxy-less set-up as uvicorn's ``--workers``."""
+    port = free_port()
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    log = log_path.open("w+b")
+    paths = [str(repo), *([extra_path] if extra_path else []), str(EXTRA_PACKAGES)]
+    env = {**env, "PYTHONPATH": os.pathsep.join(paths)}
+    processes: list[subprocess.Popen] = []
+    listener = None
+    if server == "daphne" and workers > 1:
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", port))
+        listener.listen(1024)
+        listener.set_inheritable(True)
+        fd = listener.fileno()
+        for _ in range(workers):
+            command = [sys.executable, "-m", "daphne", "--fd", str(fd), app]
+            processes.append(
+                subprocess.Popen(
+                    command,
+                    cwd=repo,
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    pass_fds=(fd,),
+                )
+            )
+    else:
+        processes.append(
+            subprocess.Popen(
+                server_command(server, app, port, workers),
+                cwd=repo,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        )
+    SERVER_PIDS[port] = [p.pid for p in processes]
+    base = f"http://127.0.0.1:{port}"
+    try:
+        try:
+            wait_for_http(base + "/")
+        except TimeoutError:
+            log.seek(0)
+            raise RuntimeError(log.read().decode(errors="replace")[-2000:]) from None
+        yield base
+    finally:
+        for process in processes:
+            stop(process)
+        if listener is not None:
+            listener.close()
+        SERVER_PIDS.pop(port, None)
+        log.close()
 
 
 # ---------------------------------------------------------------- another tree's server

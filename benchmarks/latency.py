@@ -48,6 +48,7 @@ import random
 import re
 import sys
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,7 +63,7 @@ from _common import (
     fmt,
     log_trouble,
     now_stamp,
-    server_at,
+    serve,
     server_cpu_seconds,
     server_env_at,
     summary_ms,
@@ -180,8 +181,14 @@ class Table:
 KEEP_ALIVE = True
 
 
+#: Base URLs of floor servers (``benchmarks/floor.py``): a table there is a code.
+FLOOR_BASES: set[str] = set()
+
+
 def set_table(base: str) -> Table:
     """One 5-player session: the creator sits in seat 0, four more phones claim 1–4."""
+    if base in FLOOR_BASES:
+        return Table(f"F{uuid.uuid4().hex[:15]}", [Phone(base) for _ in range(SEATS)])
     host = Phone(base, keep_alive=KEEP_ALIVE)
     code = host.create_session(CHARACTERS, first=SHOOTER, host_seat=SHOOTER)
     phones = [host]
@@ -608,19 +615,30 @@ async def paced(
 # ---------------------------------------------------------------- backends
 
 
-def run_backend(backend: str, args: argparse.Namespace) -> list[dict[str, Any]]:
+def run_scenarios(targets: list[tuple[str, str]], args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Every scenario on every target (label, base URL), interleaved: each scenario
+    runs ``--rounds`` times, alternating the targets (and which goes first)."""
     results = []
-    log_path = RESULTS / f"server-{backend}-{now_stamp()}.log"
-    with temp_dir() as directory:
-        env = server_env_at(
-            args.repo, backend, directory, args.redis_url, log_level=args.server_log_level
-        )
-        with server_at(args.repo, env, log_path) as base:
-            plans = [(1, args.single_actions), (args.sessions, args.actions)]
-            for sessions, actions in plans:
-                if sessions < 1 or actions < 1:
+    extra = {
+        "keep_alive": KEEP_ALIVE,
+        "taps": args.taps,
+        "pings": PINGS,
+        "server": args.server,
+        "workers": args.workers,
+    }
+    plans = [(1, args.single_actions), (args.sessions, args.actions)]
+    for sessions, actions in plans:
+        if sessions < 1 or actions < 1:
+            continue
+        for round_ in range(args.rounds):
+            order = targets if round_ % 2 == 0 else targets[::-1]
+            for label, base in order:
+                print(f"  {label}: {sessions} session(s) × {actions} actions …", flush=True)
+                if base == BGIO:
+                    found = bgio(sessions, actions, args.concurrency)
+                    if found is not None:
+                        results.append({"backend": label, "round": round_, **found})
                     continue
-                print(f"  {backend}: {sessions} session(s) × {actions} actions …", flush=True)
                 result = asyncio.run(
                     scenario(
                         base,
@@ -630,18 +648,15 @@ def run_backend(backend: str, args: argparse.Namespace) -> list[dict[str, Any]]:
                         budget=args.budget,
                     )
                 )
-                results.append(
-                    {
-                        "backend": backend,
-                        "keep_alive": KEEP_ALIVE,
-                        "taps": args.taps,
-                        "pings": PINGS,
-                        **result,
-                    }
-                )
-            if args.paced and args.paced_sessions > 0:
+                results.append({"backend": label, "round": round_, **extra, **result})
+    if args.paced and args.paced_sessions > 0:
+        for round_ in range(args.rounds):
+            order = targets if round_ % 2 == 0 else targets[::-1]
+            for label, base in order:
+                if base == BGIO:
+                    continue
                 print(
-                    f"  {backend}: {args.paced_sessions} tables × {SEATS} phones, one action "
+                    f"  {label}: {args.paced_sessions} tables × {SEATS} phones, one action "
                     f"per table every {args.paced_interval:g} s for {args.paced_duration:g} s …",
                     flush=True,
                 )
@@ -655,19 +670,154 @@ def run_backend(backend: str, args: argparse.Namespace) -> list[dict[str, Any]]:
                     )
                 )
                 results.append(
-                    {
-                        "backend": backend,
-                        "keep_alive": KEEP_ALIVE,
-                        "taps": args.taps,
-                        "pings": PINGS,
-                        "paced": True,
-                        **result,
-                    }
+                    {"backend": label, "round": round_, **extra, "paced": True, **result}
                 )
-    trouble = log_trouble(log_path)
-    for r in results:
-        r["server_log"] = {"path": str(log_path), **trouble}
     return results
+
+
+BGIO = "node"  # the target that is boardgame.io (benchmarks/bgio.js)
+BGIO_SCRIPT = REPO / "benchmarks" / "bgio.js"
+BGIO_MODULES = REPO / "benchmarks" / ".node" / "node_modules" / "boardgame.io"
+
+
+def bgio_missing() -> str | None:
+    """Why boardgame.io cannot run here, or None."""
+    import shutil
+
+    if shutil.which("node") is None:
+        return "no `node` on this machine"
+    if not BGIO_MODULES.is_dir():
+        return "boardgame.io is not installed in benchmarks/.node (see README)"
+    return None
+
+
+def bgio(sessions: int, actions: int, concurrency: int) -> dict[str, Any] | None:
+    """boardgame.io 0.50.2 with the same load shape (``benchmarks/bgio.js``)."""
+    import subprocess
+
+    ran = subprocess.run(
+        ["node", str(BGIO_SCRIPT), str(sessions), str(actions), str(concurrency)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    if ran.returncode != 0:
+        print(f"  boardgame.io failed: {ran.stderr[-400:]}", flush=True)
+        return None
+    found = json.loads(ran.stdout.strip().splitlines()[-1])
+    return {
+        "concurrency": min(concurrency, sessions),
+        "errors": 0,
+        "error_samples": [],
+        "post_ms": {"p50": None, "p95": None},
+        "frame_kb": None,
+        "update_kb": None,
+        **found,
+    }
+
+
+def run_backend(backend: str, args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Segnalino on ``backend`` (and, with ``--floor``, the floor on the same
+    database, channel layer and ASGI server, at the same time, measured in turn)."""
+    stamp = now_stamp()
+    log_path = RESULTS / f"server-{backend}-{stamp}.log"
+    floor_log = RESULTS / f"server-{backend}-floor-{stamp}.log"
+    how = {"server": args.server, "workers": args.workers}
+    with temp_dir() as directory, contextlib.ExitStack() as stack:
+        env = server_env_at(
+            args.repo, backend, directory, args.redis_url, log_level=args.server_log_level
+        )
+        base = stack.enter_context(serve(args.repo, env, log_path, **how))
+        targets = [(backend, base)]
+        if args.floor:
+            floor_env = {**env, "CHANNEL_PREFIX": env.get("CHANNEL_PREFIX", "") + "-floor"}
+            floor_base = stack.enter_context(
+                serve(
+                    REPO,
+                    floor_env,
+                    floor_log,
+                    app="floor:application",
+                    extra_path=str(REPO / "benchmarks"),
+                    **how,
+                )
+            )
+            FLOOR_BASES.add(floor_base)
+            targets.append((f"{backend}/floor", floor_base))
+        if args.bgio:
+            missing = bgio_missing()
+            if missing:
+                print(f"  boardgame.io skipped: {missing}", flush=True)
+            else:
+                targets.append(("bgio", BGIO))
+        results = run_scenarios(targets, args)
+    for r in results:
+        if r["backend"] == "bgio":
+            continue
+        path = floor_log if r["backend"].endswith("/floor") else log_path
+        r["server_log"] = {"path": str(path), **log_trouble(path)}
+    return results
+
+
+def floor_ratios(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Segnalino ÷ the floor (and ÷ boardgame.io), for each scenario and round run
+    on both."""
+    out = []
+    pairs = [
+        (r, f"{r['backend']}/floor", kind)
+        for r in results
+        if not r["backend"].endswith("/floor") and r["backend"] != "bgio"
+        for kind in ("floor", "bgio")
+    ]
+    for r, floor_label, kind in pairs:
+        wanted = floor_label if kind == "floor" else "bgio"
+        match = next(
+            (
+                f
+                for f in results
+                if f["backend"] == wanted
+                and f["sessions"] == r["sessions"]
+                and f.get("round") == r.get("round")
+                and bool(f.get("paced")) == bool(r.get("paced"))
+            ),
+            None,
+        )
+        if match is None:
+            continue
+
+        def div(a: float | None, b: float | None) -> float | None:
+            return round(a / b, 2) if a is not None and b else None
+
+        row = {
+            "against": kind,
+            "label": f"{r['backend']} × {r['sessions']}" + (" paced" if r.get("paced") else ""),
+            "round": r.get("round"),
+        }
+        for q in ("p50", "p95", "p99"):
+            row[q] = div(r["other_seat_ms"][q], match["other_seat_ms"][q])
+            row[f"{q}_ms"] = (r["other_seat_ms"][q], match["other_seat_ms"][q])
+        row["cpu"] = div(r["server_cpu_ms_per_action"], match["server_cpu_ms_per_action"])
+        row["cpu_ms"] = (r["server_cpu_ms_per_action"], match["server_cpu_ms_per_action"])
+        row["rate"] = div(r["actions_per_s"], match["actions_per_s"])
+        row["rate_per_s"] = (r["actions_per_s"], match["actions_per_s"])
+        out.append(row)
+    return out
+
+
+def print_floor_ratios(rows: list[dict[str, Any]]) -> None:
+    if not rows:
+        return
+    print("Segnalino ÷ the floor (benchmarks/floor.py: same stack, one locked JSON update and")
+    print("a 200-byte fan-out) and ÷ boardgame.io 0.50.2 (benchmarks/bgio.js: same load shape,")
+    print("nothing durable), same run, interleaved; (Segnalino, the other) in brackets:")
+    for row in rows:
+        print(
+            f"  ÷ {row['against']:<6}{row['label']:<16} round {row['round']}: tap → other phone "
+            f"p50 {row['p50']}× {row['p50_ms']}, p95 {row['p95']}× {row['p95_ms']}, "
+            f"p99 {row['p99']}× {row['p99_ms']}; CPU/action {row['cpu']}× {row['cpu_ms']}; "
+            f"actions/s {row['rate']}× {row['rate_per_s']}"
+        )
+    print()
 
 
 def print_table(results: list[dict[str, Any]]) -> None:
@@ -828,6 +978,30 @@ def main(argv: list[str] | None = None) -> int:
         "--paced-threads", type=int, default=64, help="client threads for the POSTs (default 64)"
     )
     parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="also serve benchmarks/floor.py (same stack, trivial work) and run every "
+        "scenario on both, interleaved; prints Segnalino ÷ floor",
+    )
+    parser.add_argument(
+        "--bgio",
+        action="store_true",
+        help="also run boardgame.io 0.50.2 with the same load shape (node and "
+        "benchmarks/.node needed; skipped with the reason otherwise)",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="times each scenario runs per target (default 1)"
+    )
+    parser.add_argument(
+        "--server",
+        choices=["daphne", "uvicorn", "granian"],
+        default="daphne",
+        help="the ASGI server (uvicorn, granian: from benchmarks/.py, see README)",
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, help="server processes on the one port (default 1)"
+    )
+    parser.add_argument(
         "--repo",
         type=Path,
         default=REPO,
@@ -866,18 +1040,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Starting the {backend} server …", flush=True)
         results.extend(run_backend(backend, args))
     print_table(results)
+    ratio_rows = floor_ratios(results)
+    print_floor_ratios(ratio_rows)
     path = write_results(
         "latency.json",
         {
             "settings": {
                 "sockets_per_session": SEATS,
                 "concurrency": args.concurrency,
-                "server": "1 daphne process, DJANGO_DEBUG=0",
+                "server": f"{args.server} × {args.workers} process(es), DJANGO_DEBUG=0",
                 "repo": str(args.repo),
                 "argv": sys.argv[1:] if argv is None else argv,
                 "redis_url": args.redis_url,
             },
             "results": results,
+            "floor_ratios": ratio_rows,
         },
     )
     print(f"Server: {args.repo} ({git_head(args.repo)})")

@@ -105,6 +105,17 @@ class SessionConsumer(AsyncWebsocketConsumer):
         finally:
             await self._leave()
 
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        """Send, unless the phone has just gone: uvicorn raises ``ClientDisconnected``
+        (an ``OSError``) for a socket that closed while its frame was being rendered,
+        where daphne dropped the frame. Either way the socket is leaving its table."""
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except OSError:
+            self.gone = True
+
     async def connect(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]
         self.language = self._language()

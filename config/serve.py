@@ -102,11 +102,41 @@ def banner(url: str) -> str:
     return out + "Ctrl+C to stop.\n"
 
 
+def serve_options(bind: str, port: int, workers: int) -> dict:
+    """uvicorn's settings for the table's server (benchmarks/README.md, issue 15:
+    uvloop + httptools beat daphne on this workload). WebSockets through the
+    ``websockets`` library, compressed (permessage-deflate) when the phone asks."""
+    return {
+        "host": bind,
+        "port": port,
+        "loop": "uvloop",
+        "http": "httptools",
+        "ws": "websockets-sansio",
+        "ws_per_message_deflate": True,
+        "lifespan": "off",  # Channels' router has no lifespan handler
+        "server_header": False,
+        # As daphne did: each request's line (with the phone's address) at INFO.
+        "log_level": os.environ.get("LOG_LEVEL", "INFO").lower(),
+        "workers": workers,
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     parser.add_argument("--bind", default="0.0.0.0", help="interface to listen on (all)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=int(os.environ.get("WEB_CONCURRENCY", "1")),
+        help="server processes sharing the one port (more than 1 needs REDIS_URL)",
+    )
     args = parser.parse_args(argv)
+    if args.workers > 1 and not os.environ.get("REDIS_URL"):
+        raise SystemExit(
+            "More than one process needs REDIS_URL: the processes tell each other's "
+            "phones about changes through Redis."
+        )
 
     url = public_url(args.port)
     os.environ["SEGNALINO_PUBLIC_URL"] = url
@@ -116,11 +146,9 @@ def main(argv: list[str] | None = None) -> None:
     sys.stdout.write(banner(url))
     sys.stdout.flush()
 
-    from daphne.cli import CommandLineInterface
+    import uvicorn
 
-    CommandLineInterface().run(
-        ["-b", args.bind, "-p", str(args.port), "--no-server-name", "config.asgi:application"]
-    )
+    uvicorn.run("config.asgi:application", **serve_options(args.bind, args.port, args.workers))
 
 
 if __name__ == "__main__":

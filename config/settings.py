@@ -143,22 +143,43 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Redis: channel layer, cache and Celery broker when REDIS_URL is set.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                # redis-py 8 gives up on a reply after 5 s by default, while the
-                # channel layer blocks up to 5 s waiting for messages: an idle
-                # process would drop its sockets. No read timeout for the layer.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
-                "prefix": os.environ.get("CHANNEL_PREFIX", "segnalino"),
-                # Each process reads every announcement of its tables from one
-                # channel (its relay); the default cap of 100 waiting messages
-                # drops announcements under load (logged only at INFO).
-                "capacity": int(os.environ.get("CHANNEL_CAPACITY", "10000")),
-            },
+    # channels_redis's list-based layer; SEGNALINO_CHANNEL_LAYER=pubsub: its pub/sub
+    # layer, cheaper per message but it does not tell the relay when Redis came back
+    # (announcements lost meanwhile go unnoticed until a heartbeat): measured in
+    # benchmarks/README.md, issue 15.
+    if os.environ.get("SEGNALINO_CHANNEL_LAYER", "lists") != "pubsub":
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {
+                    # redis-py 8 gives up on a reply after 5 s by default, while the
+                    # channel layer blocks up to 5 s waiting for messages: an idle
+                    # process would drop its sockets. No read timeout for the layer.
+                    "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                    "prefix": os.environ.get("CHANNEL_PREFIX", "segnalino"),
+                    # Each process reads every announcement of its tables from one
+                    # channel (its relay); the default cap of 100 waiting messages
+                    # drops announcements under load (logged only at INFO).
+                    "capacity": int(os.environ.get("CHANNEL_CAPACITY", "10000")),
+                },
+            }
         }
-    }
+    else:
+        CHANNEL_LAYERS = {
+            "default": {
+                # Redis pub/sub: a group message is one PUBLISH, pushed to every
+                # process subscribed to the group, and queued in that process
+                # without a cap (nothing is dropped for a full channel). Groups
+                # live in each process and never expire.
+                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "CONFIG": {
+                    # The subscription waits for messages indefinitely: no read
+                    # timeout (redis-py 8's 5 s default would break it when idle).
+                    "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                    "prefix": os.environ.get("CHANNEL_PREFIX", "segnalino"),
+                },
+            }
+        }
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",

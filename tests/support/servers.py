@@ -1,4 +1,5 @@
-"""Start real ASGI server processes (daphne) for browser, multi-process and benchmark runs."""
+"""Start real ASGI server processes (uvicorn, as `make run`) for browser, multi-process and
+benchmark runs."""
 
 from __future__ import annotations
 
@@ -105,6 +106,23 @@ def wait_for_http(url: str, timeout: float = 30.0) -> None:
         time.sleep(0.1)
 
 
+def server_command(port: int) -> list[str]:
+    """The server process's command line: uvicorn with `make run`'s options, on
+    127.0.0.1:``port`` (or daphne, with ``SEGNALINO_TEST_SERVER=daphne``)."""
+    app = "config.asgi:application"
+    if os.environ.get("SEGNALINO_TEST_SERVER") == "daphne":
+        return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app]
+    from config.serve import serve_options
+
+    options = serve_options("127.0.0.1", port, 1)
+    return [
+        sys.executable, "-m", "uvicorn", app,
+        "--host", "127.0.0.1", "--port", str(port),
+        "--loop", options["loop"], "--http", options["http"], "--ws", options["ws"],
+        "--lifespan", options["lifespan"], "--no-server-header", "--no-access-log",
+    ]  # fmt: skip
+
+
 @contextmanager
 def running_server(
     env: dict[str, str],
@@ -113,23 +131,15 @@ def running_server(
     repo: Path = REPO,
     log_path: Path | None = None,
 ) -> Iterator[str]:
-    """Run ``daphne config.asgi:application`` from ``repo`` and yield its base URL;
+    """Run ``config.asgi:application`` from ``repo`` as `make run` serves it (uvicorn,
+    ``config/serve.py``; ``SEGNALINO_TEST_SERVER=daphne`` for daphne) and yield its base URL;
     its output is kept in ``log_path`` if given (else thrown away at the end)."""
     port = port or free_port()
     if log_path is not None:
         log_path.parent.mkdir(parents=True, exist_ok=True)
     log = log_path.open("w+b") if log_path is not None else tempfile.TemporaryFile()
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "config.asgi:application",
-        ],
+        server_command(port),
         cwd=repo,
         env=env,
         stdout=log,
