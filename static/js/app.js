@@ -19,9 +19,19 @@
   var SOCKET_TAP = /\/(act|undo)$/;
 
   // Reconnect soon after a drop, but never faster than the server can bear.
+  // Every (re)connect says which revision the page shows (?shown=n): a table
+  // still at it sends nothing (the page has it all), any newer one everything.
   if (window.htmx) {
     htmx.config.wsReconnectDelay = function (retry) {
       return Math.min(500 * Math.pow(2, retry), 4000) * (0.5 + Math.random() / 2);
+    };
+    htmx.createWebSocket = function (url) {
+      if (document.getElementById("status")) {
+        url += (url.indexOf("?") < 0 ? "?" : "&") + "shown=" + shownRevision();
+      }
+      var socket = new WebSocket(url, []);
+      socket.binaryType = htmx.config.wsBinaryType;
+      return socket;
     };
   }
 
