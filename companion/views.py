@@ -161,6 +161,7 @@ def session_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     context["join_url"] = public_link(request, reverse("join_code", args=[session.code]))
     context["watch_url"] = public_link(request, reverse("watch", args=[session.spectator_key]))
     context["ws_path"] = reverse("session", args=[session.code]).replace("/s/", "/ws/s/", 1)
+    context["game_name"] = presenter_for(session.game).name
     return render(request, "companion/session.html", context)
 
 
@@ -174,6 +175,7 @@ def watch(request: HtmxHttpRequest, spectator_key: str) -> HttpResponse:
     viewer = viewer_for(session, seats, "", spectator=True)
     context = table_context(session, viewer, seats=seats)
     context["ws_path"] = f"/ws/w/{session.spectator_key}/"
+    context["game_name"] = presenter_for(session.game).name
     return render(request, "companion/session.html", context)
 
 
