@@ -1,7 +1,10 @@
 """One WebSocket per phone per session: server-rendered fragments, newest only.
 
 The socket carries the table to the phone and the phone's taps to the server. On
-connect (and reconnect) the phone gets every fragment as read then; after each
+connect (and reconnect) the phone gets every fragment as read then, unless its
+URL says it already shows that very revision (``?shown=n``, the revision of its
+``#status``, read again at every reconnect): then nothing, since the page holds
+it already, and the socket remembers those fragments as sent. After each
 change its table announces (``companion/live.py``) it gets the fragments that
 changed, rendered for what its seat may see, never a revision older than one it
 has already been sent.
@@ -139,7 +142,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         await self.accept()
         self.table = await live.sit(self.session_id, self)
         await self._enforce_deadline()
-        await self.refresh(full=True, fresh=True)
+        await self.refresh(full=True, fresh=True, shown=self._shown_revision())
 
     async def disconnect(self, code: int) -> None:
         await self._leave()
@@ -232,9 +235,20 @@ class SessionConsumer(AsyncWebsocketConsumer):
                 await self.close(code=4408)
                 return
 
-    async def refresh(self, revision: int = 0, *, full: bool = False, fresh: bool = False) -> None:
+    async def refresh(
+        self,
+        revision: int = 0,
+        *,
+        full: bool = False,
+        fresh: bool = False,
+        shown: int | None = None,
+    ) -> None:
         """Send the table at ``revision`` or newer, if newer than what this socket
-        sent (``full``: every fragment, even at the same revision)."""
+        sent (``full``: every fragment, even at the same revision). ``shown``: the
+        revision the phone's page shows as it connects; if the table is still at
+        it, the page already holds every fragment and none is sent (a 37 KB frame
+        costs a phone most of a second to apply), yet the socket notes them as
+        sent, so the next change carries only what differs."""
         table = self.table
         if table is None:
             return
@@ -251,6 +265,8 @@ class SessionConsumer(AsyncWebsocketConsumer):
             self.sent = snapshot.revision
             self._sent_at = time.monotonic()
             text = self._shown.everything(html) if full else self._shown.changes(html)
+            if shown == snapshot.revision:
+                return  # the page was rendered at this revision: it shows all of it
             if text and self.table is not None:
                 await self.send(text_data=text)
 
@@ -316,6 +332,15 @@ class SessionConsumer(AsyncWebsocketConsumer):
             if key == "lang" and value in SUPPORTED:
                 return value
         return settings.LANGUAGE_CODE
+
+    def _shown_revision(self) -> int | None:
+        """The revision the phone's page shows (``?shown=n``), if it says one."""
+        query = self.scope.get("query_string", b"").decode("latin-1")
+        for part in query.split("&"):
+            key, _sep, value = part.partition("=")
+            if key == "shown" and value.isascii() and value.isdigit() and len(value) <= 18:
+                return int(value)
+        return None
 
     @database_sync_to_async
     def _find(self, code: str) -> int | None:

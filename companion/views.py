@@ -167,6 +167,7 @@ def session_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
     context["join_url"] = public_link(request, reverse("join_code", args=[session.code]))
     context["watch_url"] = public_link(request, reverse("watch", args=[session.spectator_key]))
     context["ws_path"] = reverse("session", args=[session.code]).replace("/s/", "/ws/s/", 1)
+    context["game_name"] = presenter_for(session.game).name
     return render(request, "companion/session.html", context)
 
 
@@ -184,6 +185,7 @@ def watch(request: HtmxHttpRequest, spectator_key: str) -> HttpResponse:
     # every board out at once (static/css/app.css, "TV layout"); on a phone it is
     # the usual column.
     context["tv"] = True
+    context["game_name"] = presenter_for(session.game).name
     return render(request, "companion/session.html", context)
 
 

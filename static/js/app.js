@@ -14,14 +14,25 @@
   "use strict";
   var live = null, badge = null, storeKey = "";
   var queue = [], sending = false, retryTimer = null, retryDelay = 1000;
-  var wrapper = null, heardAt = 0, online = false, inFlight = null;
+  var wrapper = null, heardAt = 0, online = false, inFlight = null, latest = null;
   var PING_MS = 1000, SILENT_MS = 2000, ANSWER_MS = 10000;
   var SOCKET_TAP = /\/(act|undo)$/;
 
   // Reconnect soon after a drop, but never faster than the server can bear.
+  // Every (re)connect says which revision the page shows (?shown=n): a table
+  // still at it sends nothing (the page has it all), any newer one everything.
   if (window.htmx) {
     htmx.config.wsReconnectDelay = function (retry) {
       return Math.min(500 * Math.pow(2, retry), 4000) * (0.5 + Math.random() / 2);
+    };
+    htmx.createWebSocket = function (url) {
+      if (document.getElementById("status")) {
+        url += (url.indexOf("?") < 0 ? "?" : "&") + "shown=" + shownRevision();
+      }
+      var socket = new WebSocket(url, []);
+      socket.binaryType = htmx.config.wsBinaryType;
+      latest = socket;
+      return socket;
     };
   }
 
@@ -150,10 +161,13 @@
     if (!live.contains(detail.elt) && !detail.elt.closest("#messages")) return;
     if (detail.elt.closest("[data-direct]")) return;  // not a tap: e.g. "play again"
     event.preventDefault();
+    // Each tap gets a key of its own, made here: the page's forms carry keys made
+    // for it (so they work without JavaScript), which two taps on the same form
+    // before any update would share (and the second would count as a repeat).
     var body = new URLSearchParams();
     detail.formData.forEach(function (value, name) {
       if (name === "csrfmiddlewaretoken") return;  // the header carries the page's token
-      body.append(name, name === "key" && !value ? freshKey() : value);
+      body.append(name, name === "key" ? freshKey() : value);
     });
     var status = document.getElementById("status");
     if (/\/act$/.test(detail.path) && status && !body.has("seen")) {
@@ -173,9 +187,16 @@
     pump();
   });
   document.addEventListener("htmx:wsClose", function (event) {
+    var code = event.detail.event && event.detail.event.code;
+    // A socket htmx discarded for a new one (a reconnect closes the old one) says
+    // nothing about the new one, and needs no reconnecting: that would discard
+    // the new one in turn, and so on once a second. A tap it carried is resent.
+    if (latest && event.detail.event && event.detail.event.target !== latest) {
+      unanswered(true);
+      return;
+    }
     setOnline(false);
     unanswered(true);
-    var code = event.detail.event && event.detail.event.code;
     // htmx reconnects by itself after an abnormal close; after any other (the
     // server closing a socket it thought dead, say) we ask it to.
     if (wrapper && [1006, 1011, 1012, 1013].indexOf(code) < 0 && code !== 4404) {

@@ -162,3 +162,42 @@ async def test_after_a_change_a_phone_gets_only_the_fragments_that_changed(make_
     full = await again.receive_from(timeout=5)
     assert 'id="player-banshee"' in full and 'id="seats"' in full and 'data-damage="2"' in full
     await again.disconnect()
+
+
+async def test_a_page_that_shows_the_current_revision_is_sent_nothing_on_connect(make_session):
+    """The page was just rendered at the table's revision: the socket sends no first
+    frame (it would only repeat the page), and the next change carries only what
+    changed, as for any phone."""
+    session = await new_session(make_session)
+    await sync_to_async(session.refresh_from_db)()
+    ws = communicator(
+        f"/ws/s/{session.code}/?lang=en&shown={session.revision}", await phone_cookie("phone-b")
+    )
+    assert (await ws.connect())[0]
+    assert await ws.receive_nothing(timeout=0.5)
+
+    await sync_to_async(services.submit_action)(
+        session, shot("dstructor", "dozer", 2), token="host", key=next_key()
+    )
+    frame = await ws.receive_from(timeout=5)
+    assert 'data-version="1"' in frame and 'data-damage="2"' in frame
+    assert 'id="player-banshee"' not in frame and 'id="seats"' not in frame
+    await ws.disconnect()
+
+
+async def test_a_phone_waking_at_an_old_revision_gets_everything_at_once(make_session):
+    """A phone that slept through a change reconnects saying the revision it shows:
+    it is older than the table's, so the whole table comes at once."""
+    session = await new_session(make_session)
+    await sync_to_async(session.refresh_from_db)()
+    slept_at = session.revision
+    await sync_to_async(services.submit_action)(
+        session, shot("dstructor", "banshee", 3), token="host", key=next_key()
+    )
+    for shown in (slept_at, "garbage", "²"):
+        ws = communicator(f"/ws/s/{session.code}/?lang=en&shown={shown}")
+        assert (await ws.connect())[0]
+        frame = await ws.receive_from(timeout=5)
+        assert 'data-version="1"' in frame and 'data-damage="3"' in frame
+        assert 'id="seats"' in frame and 'id="player-dozer"' in frame
+        await ws.disconnect()

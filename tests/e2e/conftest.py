@@ -68,7 +68,7 @@ def browser():
 #: Console messages that mean the page is broken, whatever the test looked at: the
 #: browser refused something under the Content-Security-Policy or the
 #: Permissions-Policy (an inline handler, an eval), or a script threw.
-_BROKEN = ("Content Security Policy", "Permissions-Policy", "EvalError")
+_BROKEN = ("Content Security Policy", "Permissions-Policy", "EvalError", "htmx:")
 
 
 @pytest.fixture
