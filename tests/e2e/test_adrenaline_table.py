@@ -97,3 +97,11 @@ def test_a_figure_moved_on_one_phones_map_moves_on_the_other(phone_a, phone_b):
     box = phone_b.locator("#map .map-board").bounding_box()
     assert box is not None and box["width"] <= 360
     no_horizontal_scroll(phone_b)
+
+
+def test_the_set_up_choices_name_the_players_as_typed(phone_a):
+    phone_a.goto("/new/adrenaline/")
+    phone_a.fill("#name_banshee", "Anna")
+    expect(phone_a.locator("#first option[value=banshee]")).to_have_text("Anna")
+    expect(phone_a.locator("#host_seat option[value=banshee]")).to_have_text("Anna")
+    expect(phone_a.locator("#host_seat option[value=dozer]")).to_have_text("Dozer")
