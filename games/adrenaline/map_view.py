@@ -262,3 +262,43 @@ def bands(
         return targeting.struck(shot, weapon, effect, main)
     except ValueError:
         return None
+
+
+def move_choices(
+    view: dict[str, Any],
+    shooter: str,
+    weapon: str,
+    effects: list[str],
+    picked: list[str],
+    labels: dict[str, str],
+) -> list[tuple[str, str, tuple[tuple[str, str], ...]]]:
+    """The moves the chosen effects make, by the map: (player, words, squares they may
+    end on), for the shooter's own move or each picked target's. Empty without a map."""
+    if not view.get("board"):
+        return []
+    where = positions(view)
+    if where.get(shooter) is None:
+        return []
+    board = arena.load_board(view["board"])
+    shot = targeting.Shot(board=board, positions=where, shooter=shooter)
+    found: dict[str, set[Square]] = {}
+    for effect in effects:
+        rule = targeting.rule(weapon, effect)
+        if rule.mover is None:
+            continue
+        movers = [shooter] if rule.mover is targeting.Mover.SHOOTER else picked
+        for player in movers:
+            try:
+                ends = targeting.destinations(shot, weapon, effect, player)
+            except ValueError:
+                continue  # a figure off the map, or an aim the map cannot guess
+            found.setdefault(player, set()).update(ends)
+    return [
+        (
+            player,
+            labels[player],
+            tuple((str(sq), f"{ROOM_NAMES[board.room_of[sq]]} {sq}") for sq in sorted(ends)),
+        )
+        for player, ends in found.items()
+        if ends
+    ]

@@ -240,6 +240,8 @@ class Shot:
     scopes: tuple[Scope, ...] = ()
     #: Pick ``weapon`` up (paying for it) just before firing it: one tap in the helper.
     pickup: bool = False
+    #: Figures the shot's effects move (Tractor Beam, Rocket Launcher…), after it hits.
+    moves: tuple[tuple[str, Square], ...] = ()
 
     def to_payload(self) -> dict[str, Any]:
         payload: dict[str, Any] = {
@@ -252,6 +254,8 @@ class Shot:
         }
         if self.pickup:
             payload["pickup"] = True
+        if self.moves:
+            payload["moves"] = [{"player": p, "square": str(sq)} for p, sq in self.moves]
         return payload
 
 
@@ -417,7 +421,15 @@ def _parse_shot(payload: Mapping[str, Any]) -> Shot:
     pickup = as_bool(payload.get("pickup", False), "pickup")
     if pickup and weapon is None:
         raise InvalidInput(_("Choose the weapon to pick up."))
-    return Shot(shooter, hits, weapon, tuple(effects), scopes, pickup)
+    moves = []
+    for i, raw in enumerate(as_list(payload.get("moves"), "moves", MAX_SEATS)):
+        entry = _mapping(raw, f"moves[{i}]")
+        if entry.get("square") in (None, ""):
+            continue  # "don't move them": the form's empty choice
+        move = _parse_move({"player": entry.get("player"), "square": entry["square"]})
+        if move.square is not None:
+            moves.append((move.player, move.square))
+    return Shot(shooter, hits, weapon, tuple(effects), scopes, pickup, tuple(moves))
 
 
 def _optional_choice(value: Any, field: str, choices: Sequence[str]) -> str | None:
@@ -755,6 +767,8 @@ def _apply_shot(state: State, action: Shot) -> list[Event]:
                 "overkill": before < MAX_DAMAGE <= after,
             }
         )
+    for player, square in action.moves:
+        events.extend(_apply_move(state, Move(player, square)))
     return events
 
 

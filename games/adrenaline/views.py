@@ -649,6 +649,10 @@ def shot_context(state: dict[str, Any], names: dict[int, str], params: QueryDict
             banded[effect] = hit
             picked += [p for p in hit if p not in picked and p != shooter]
     numbers = prefill(weapon, effects, picked, banded)
+    labels = {char: label(seat) for seat, char in enumerate(chars)}
+    moves = (
+        map_view.move_choices(state, shooter, card.slug, effects, picked, labels) if card else []
+    )
     notes = map_view.target_notes(state, shooter, card.slug if card else None, effects)
     targets: list[dict[str, Any]] = []
     for seat, char in enumerate(chars):
@@ -685,6 +689,7 @@ def shot_context(state: dict[str, Any], names: dict[int, str], params: QueryDict
         "pickup": params.get("pickup") == "true",
         "weapon_effects": _weapon_effects(card, effects) if weapon else [],
         "targets": targets,
+        "moves": moves,
         "ruled_out_picked": any(char in picked and not notes[char][0] for char in notes),
         "scope_rows": range(
             min(

@@ -173,3 +173,33 @@ def test_barbecue_by_the_map_gives_2_on_the_first_square_and_1_on_the_second(tab
         .content.decode()
     )
     assert hits_by_target(body) == {"banshee": (2, 0), "violet": (2, 0)}
+
+
+def test_the_helper_offers_the_squares_a_tractor_beam_may_pull_to_and_records_it(table):
+    move(table.code, "dozer", "1-0", "m-1")
+    move(table.code, "banshee", "1-2", "m-2")
+    body = (
+        Client()
+        .get(f"/s/{table.code}/adrenaline/shot", {"weapon": "tractor-beam", "_pick[]": ["banshee"]})
+        .content.decode()
+    )
+    assert "Then move Bruno to" in body
+    assert '<option value="1-1">red room 1-1</option>' in body
+    response = phone("anna").post(
+        f"/s/{table.code}/act",
+        {
+            "type": "shot",
+            "shooter": "dozer",
+            "weapon": "tractor-beam",
+            "effects[]": ["basic"],
+            "hits.0.target": "banshee",
+            "hits.0.damage": "1",
+            "moves.0.player": "banshee",
+            "moves.0.square": "1-1",
+            "key": "s-1",
+        },
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    page = phone("anna").get(f"/s/{table.code}/").content.decode()
+    assert "Bruno moves to the red room (1-1)." in page

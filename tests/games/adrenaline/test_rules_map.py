@@ -62,3 +62,22 @@ def test_a_move_replays_from_its_payload_and_belongs_to_the_moved_figure() -> No
     assert action == Move("banshee", Square(2, 2))
     assert ENGINE.parse_action(action.to_payload()) == action
     assert ENGINE.owner(start(), action) == 1
+
+
+def test_a_shot_records_the_moves_its_effects_make_after_it_hits() -> None:
+    state = move(move(start(), "dozer", "1-0").state, "banshee", "1-2").state
+    payload = {
+        "type": "shot",
+        "shooter": "dozer",
+        "hits": [{"target": "banshee", "damage": 1}],
+        "weapon": "tractor-beam",
+        "moves": [{"player": "banshee", "square": "1-1"}, {"player": "violet", "square": ""}],
+    }
+    result = ENGINE.apply(state, ENGINE.parse_action(payload))
+    assert positions(result.state)["banshee"] == Square(1, 1)
+    assert result.events[-1]["type"] == "move"
+    action = ENGINE.parse_action(payload)
+    assert action.moves == (("banshee", Square(1, 1)),)
+    assert ENGINE.parse_action(action.to_payload()) == action
+    with pytest.raises(RuleError, match="without the map"):
+        ENGINE.apply(start(None), ENGINE.parse_action(payload))
