@@ -449,7 +449,9 @@ def _submit(
                 and owner != seat
             ):
                 raise Forbidden(_("In this session each player edits only their own board."))
-            if seen is not None and seen < locked.version and not again:
+            # Only where nothing is secret: at a table with hidden cards, telling a
+            # phone that another seat sent the same move would give that move away.
+            if seen is not None and seen < locked.version and not again and not engine.seat_bound:
                 _refuse_repeat(locked, action.to_payload(), seat, seen, seats)
             row = _apply(locked, engine, action, seat, key, seats=seats)
     except (IntegrityError, ServiceError, EngineError):

@@ -14,5 +14,5 @@ GAME = Game(
     templates="adrenaline",
     catalog="data/catalog.json",
     rules="data/rules.json",
-    pure_modules=("rules", "scoring", "arena", "targeting"),
+    pure_modules=("rules", "scoring", "arena", "targeting", "map_view"),
 )

@@ -1,5 +1,6 @@
-"""The map on the phone: the board drawn as SVG, the figures on it, who sees whom,
-and whom the chosen weapon effect can target, worded for the table.
+"""The map on the phone as plain values (pure): the board drawn as SVG, the figures
+on it, who sees whom, and whom the chosen weapon effect can target, with the
+engine's reason codes. The words are the presenter's (``views.py``).
 
 The geometry and the rules are the pure engine's (``arena``, ``targeting``); this
 module only turns them into plain values for the templates (a live fragment is
@@ -10,82 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import get_language, gettext_lazy, ngettext
-
 from games.adrenaline import arena, targeting
 from games.adrenaline.arena import Direction, Side, Square
 from games.adrenaline.rules import positions
+from games.adrenaline.targeting import Reason
 
 CELL = 100  # SVG units per square
 DOOR = (35, 65)  # the gap of a door along a side, in SVG units
 FIGURE_SPOTS = ((28, 30), (72, 30), (28, 72), (72, 72), (50, 51))
-
-ROOM_NAMES = {
-    "red": gettext_lazy("red room"),
-    "blue": gettext_lazy("blue room"),
-    "yellow": gettext_lazy("yellow room"),
-    "green": gettext_lazy("green room"),
-    "white": gettext_lazy("white room"),
-    "purple": gettext_lazy("purple room"),
-}
-
-POWERUP_MOVES = {
-    "newton": gettext_lazy("Newton (another figure, 1 or 2 squares in a line)"),
-    "teleporter": gettext_lazy("Teleporter (their own figure, anywhere)"),
-}
-
-R = targeting.Reason
-#: Why a player cannot be targeted, in the table's words (every code has one: a test).
-REASONS = {
-    R.NOT_ON_BOARD: gettext_lazy("not on the map"),
-    R.NOT_VISIBLE: gettext_lazy("out of sight"),
-    R.VISIBLE: gettext_lazy("in sight (this weapon needs a target you cannot see)"),
-    R.TOO_CLOSE: gettext_lazy("too close (needs 2 or more moves away)"),
-    R.TOO_FAR: gettext_lazy("too far (more than 2 moves away)"),
-    R.ON_YOUR_SQUARE: gettext_lazy("on your square"),
-    R.NOT_ON_YOUR_SQUARE: gettext_lazy("not on your square"),
-    R.NOT_EXACTLY_ONE_AWAY: gettext_lazy("not exactly 1 move away"),
-    R.NOT_IN_LINE: gettext_lazy("not in a straight line from you"),
-    R.SAME_ROOM: gettext_lazy("in your own room"),
-    R.NOT_IN_ROOM: gettext_lazy("not in the room aimed at"),
-    R.NOT_ON_SQUARE: gettext_lazy("not on the square aimed at"),
-    R.NOT_NEAR_VORTEX: gettext_lazy("too far from any vortex square"),
-    R.CANNOT_MOVE_INTO_SIGHT: gettext_lazy("cannot be pulled into your sight"),
-    R.NO_PREVIOUS_TARGET: gettext_lazy("needs the earlier effect's target first"),
-    R.NOT_SEEN_BY_PREVIOUS: gettext_lazy("the previous target cannot see them"),
-    R.NOT_BASIC_TARGET: gettext_lazy("not a target of the basic effect"),
-    R.ALREADY_TARGETED: gettext_lazy("already a target of this shot"),
-    R.NOT_ON_TARGET_SQUARE: gettext_lazy("not on the target's square"),
-    R.UNKNOWN_PLAYER: gettext_lazy("not in this game"),
-    R.SHOOTER: gettext_lazy("the shooter"),
-    R.DUPLICATE_TARGET: gettext_lazy("chosen twice"),
-    R.NO_TARGET: gettext_lazy("needs a target"),
-    R.TOO_MANY_TARGETS: gettext_lazy("too many targets"),
-    R.SAME_SQUARE: gettext_lazy("one target per square"),
-    R.NO_SHARED_AIM: gettext_lazy("no single direction or square covers them all"),
-    R.ONE_OLD_AND_ONE_NEW: gettext_lazy("at most one earlier target and one new one"),
-    R.ILLEGAL_AIM: gettext_lazy("not a square, room or direction this effect can aim at"),
-}
-
-
-def board_name(board: arena.Board) -> str:
-    names = dict(board.name)
-    return names.get((get_language() or "en")[:2], names.get("en", board.id))
-
-
-def board_choices() -> list[tuple[str, str]]:
-    """(id, label) of every board, for the set-up form."""
-    choices = []
-    for board_id in arena.BOARD_IDS:
-        board = arena.load_board(board_id)
-        label = board_name(board)
-        if board.players:
-            low, high = board.players
-            label += " · " + ngettext(
-                "%(low)s–%(high)s player", "%(low)s–%(high)s players", high
-            ) % {"low": low, "high": high}
-        choices.append((board_id, label))
-    return choices
 
 
 def _walls(board: arena.Board, square: Square) -> list[tuple[str, int, int, int, int]]:
@@ -139,7 +72,7 @@ def map_context(
                 {
                     "id": str(square),
                     "room": room,
-                    "label": _cell_label(square, room, [labels[c] for c in here]),
+                    "names": tuple(labels[c] for c in here),
                     "x": col * CELL,
                     "y": row * CELL,
                     "figures": tuple(
@@ -151,12 +84,9 @@ def map_context(
             )
     lines = tuple(line for square in board.squares for line in _walls(board, square))
     held = {card["kind"] for card in view["players"][view["current"]]["powerups"]}
-    by_powerup = tuple(
-        (kind, POWERUP_MOVES[kind]) for kind in ("newton", "teleporter") if held & {kind, None}
-    )
+    by_powerup = tuple(kind for kind in ("newton", "teleporter") if held & {kind, None})
     return {
         "board": board.id,
-        "name": board_name(board),
         "cells": tuple(cells),
         "lines": lines,
         "movers": tuple((c, labels[c], colours[c], c == mover) for c in where),
@@ -165,11 +95,6 @@ def map_context(
         "by_powerup": by_powerup,
         "current": labels[current],
     }
-
-
-def _cell_label(square: Square, room: str, names: list[str]) -> str:
-    text = f"{ROOM_NAMES[room]} {square}"
-    return f"{text}: {', '.join(names)}" if names else text
 
 
 def sight(
@@ -192,10 +117,10 @@ def sight(
 
 def target_notes(
     view: dict[str, Any], shooter: str, weapon: str | None, effects: list[str]
-) -> dict[str, tuple[bool, str]]:
-    """Per other player: whether the first chosen effect that picks players may
-    target them, and why not. Empty when there is no map, or the shooter is off it.
-    Without a weapon, only sight is said."""
+) -> dict[str, tuple[Reason | None, int | None]]:
+    """Per other player: (why the first chosen effect that picks players may not
+    target them, or None if it may; the moves to them). Empty when there is no map,
+    or the shooter is off it. Without a weapon, only sight is judged."""
     if not view.get("board"):
         return {}
     board = arena.load_board(view["board"])
@@ -203,36 +128,33 @@ def target_notes(
     origin = where.get(shooter)
     if origin is None:
         return {}
-    notes: dict[str, tuple[bool, str]] = {}
+
+    def moves(other: str) -> int | None:
+        square = where[other]
+        return None if square is None else board.distance(origin, square)
+
     if weapon is None:
-        for other, square in where.items():
-            if other == shooter:
-                continue
-            if square is None:
-                notes[other] = (False, str(REASONS[R.NOT_ON_BOARD]))
-            elif board.can_see(origin, square):
-                notes[other] = (True, _moves(board.distance(origin, square)))
-            else:
-                notes[other] = (False, str(REASONS[R.NOT_VISIBLE]))
-        return notes
+        return {
+            other: (
+                Reason.NOT_ON_BOARD
+                if square is None
+                else None
+                if board.can_see(origin, square)
+                else Reason.NOT_VISIBLE,
+                moves(other),
+            )
+            for other, square in where.items()
+            if other != shooter
+        }
     shot = targeting.Shot(board=board, positions=where, shooter=shooter)
     for effect in effects:
         if targeting.rule(weapon, effect).pick is targeting.Pick.NONE:
             continue  # a move of the shooter's only
-        for other, verdict in targeting.target_options(shot, weapon, effect).items():
-            if verdict.ok:
-                square = where[other]
-                assert square is not None
-                notes[other] = (True, _moves(board.distance(origin, square)))
-            else:
-                assert verdict.reason is not None
-                notes[other] = (False, str(REASONS[verdict.reason]))
-        break
-    return notes
-
-
-def _moves(count: int) -> str:
-    return ngettext("%(count)s move away", "%(count)s moves away", count) % {"count": count}
+        return {
+            other: (None if verdict.ok else verdict.reason, moves(other))
+            for other, verdict in targeting.target_options(shot, weapon, effect).items()
+        }
+    return {}
 
 
 def bands(
@@ -272,8 +194,9 @@ def move_choices(
     picked: list[str],
     labels: dict[str, str],
 ) -> list[tuple[str, str, tuple[tuple[str, str], ...]]]:
-    """The moves the chosen effects make, by the map: (player, words, squares they may
-    end on), for the shooter's own move or each picked target's. Empty without a map."""
+    """The moves the chosen effects make, by the map: (player, name, the squares they
+    may end on with their rooms), for the shooter's own move or each picked target's.
+    Empty without a map."""
     if not view.get("board"):
         return []
     where = positions(view)
@@ -297,7 +220,7 @@ def move_choices(
         (
             player,
             labels[player],
-            tuple((str(sq), f"{ROOM_NAMES[board.room_of[sq]]} {sq}") for sq in sorted(ends)),
+            tuple((str(sq), board.room_of[sq]) for sq in sorted(ends)),
         )
         for player, ends in found.items()
         if ends

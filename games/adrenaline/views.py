@@ -16,8 +16,9 @@ from django.views.decorators.http import require_safe
 from companion import services
 from companion.errors import ServiceError, error_text
 from games.adrenaline import map_view, rules
-from games.adrenaline.arena import Square, load_board
+from games.adrenaline.arena import BOARD_IDS, Square, load_board
 from games.adrenaline.game import GAME
+from games.adrenaline.targeting import Reason
 from games.models import Card, cards_of
 from games.presenter import Presenter, Setup, Story
 
@@ -57,6 +58,106 @@ CUBE_LABELS = {
     "yellow": gettext_lazy("yellow"),
     "powerups": gettext_lazy("power-ups"),
 }
+
+
+ROOM_NAMES = {
+    "red": gettext_lazy("red room"),
+    "blue": gettext_lazy("blue room"),
+    "yellow": gettext_lazy("yellow room"),
+    "green": gettext_lazy("green room"),
+    "white": gettext_lazy("white room"),
+    "purple": gettext_lazy("purple room"),
+}
+POWERUP_MOVES = {
+    "newton": gettext_lazy("Newton (another figure, 1 or 2 squares in a line)"),
+    "teleporter": gettext_lazy("Teleporter (their own figure, anywhere)"),
+}
+_R = Reason
+#: Why a player cannot be targeted, in the table's words (every code has some: a test).
+REASONS = {
+    _R.NOT_ON_BOARD: gettext_lazy("not on the map"),
+    _R.NOT_VISIBLE: gettext_lazy("out of sight"),
+    _R.VISIBLE: gettext_lazy("in sight (this weapon needs a target you cannot see)"),
+    _R.TOO_CLOSE: gettext_lazy("too close (needs 2 or more moves away)"),
+    _R.TOO_FAR: gettext_lazy("too far (more than 2 moves away)"),
+    _R.ON_YOUR_SQUARE: gettext_lazy("on your square"),
+    _R.NOT_ON_YOUR_SQUARE: gettext_lazy("not on your square"),
+    _R.NOT_EXACTLY_ONE_AWAY: gettext_lazy("not exactly 1 move away"),
+    _R.NOT_IN_LINE: gettext_lazy("not in a straight line from you"),
+    _R.SAME_ROOM: gettext_lazy("in your own room"),
+    _R.NOT_IN_ROOM: gettext_lazy("not in the room aimed at"),
+    _R.NOT_ON_SQUARE: gettext_lazy("not on the square aimed at"),
+    _R.NOT_NEAR_VORTEX: gettext_lazy("too far from any vortex square"),
+    _R.CANNOT_MOVE_INTO_SIGHT: gettext_lazy("cannot be pulled into your sight"),
+    _R.NO_PREVIOUS_TARGET: gettext_lazy("needs the earlier effect's target first"),
+    _R.NOT_SEEN_BY_PREVIOUS: gettext_lazy("the previous target cannot see them"),
+    _R.NOT_BASIC_TARGET: gettext_lazy("not a target of the basic effect"),
+    _R.ALREADY_TARGETED: gettext_lazy("already a target of this shot"),
+    _R.NOT_ON_TARGET_SQUARE: gettext_lazy("not on the target's square"),
+    _R.UNKNOWN_PLAYER: gettext_lazy("not in this game"),
+    _R.SHOOTER: gettext_lazy("the shooter"),
+    _R.DUPLICATE_TARGET: gettext_lazy("chosen twice"),
+    _R.NO_TARGET: gettext_lazy("needs a target"),
+    _R.TOO_MANY_TARGETS: gettext_lazy("too many targets"),
+    _R.SAME_SQUARE: gettext_lazy("one target per square"),
+    _R.NO_SHARED_AIM: gettext_lazy("no single direction or square covers them all"),
+    _R.ONE_OLD_AND_ONE_NEW: gettext_lazy("at most one earlier target and one new one"),
+    _R.ILLEGAL_AIM: gettext_lazy("not a square, room or direction this effect can aim at"),
+}
+
+
+def square_words(square: str, room: str) -> str:
+    return f"{ROOM_NAMES[room]} {square}"
+
+
+def board_choices() -> list[tuple[str, str]]:
+    """(id, words) of every board, for the set-up form."""
+    choices = []
+    for board_id in BOARD_IDS:
+        board = load_board(board_id)
+        words = _board_name(board_id)
+        if board.players:
+            low, high = board.players
+            words += " · " + ngettext(
+                "%(low)s–%(high)s player", "%(low)s–%(high)s players", high
+            ) % {"low": low, "high": high}
+        choices.append((board_id, words))
+    return choices
+
+
+def _board_name(board_id: str) -> str:
+    names = dict(load_board(board_id).name)
+    return names.get((get_language() or "en")[:2], names.get("en", board_id))
+
+
+def _worded_map(values: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The map fragment's values with the words a phone reads (its language's)."""
+    if values is None:
+        return None
+    cells = tuple(
+        None
+        if cell is None
+        else {
+            **cell,
+            "label": square_words(cell["id"], cell["room"])
+            + (": " + ", ".join(cell["names"]) if cell["names"] else ""),
+        }
+        for cell in values["cells"]
+    )
+    return {
+        **values,
+        "name": _board_name(values["board"]),
+        "cells": cells,
+        "by_powerup": tuple((kind, str(POWERUP_MOVES[kind])) for kind in values["by_powerup"]),
+    }
+
+
+def _note(reason: Reason | None, moves: int | None) -> tuple[bool, str]:
+    """(may be targeted, why not or how far), in words."""
+    if reason is not None:
+        return False, str(REASONS[reason])
+    count = moves or 0
+    return True, ngettext("%(count)s move away", "%(count)s moves away", count) % {"count": count}
 
 
 def character_name(slug: str | None) -> str:
@@ -115,7 +216,7 @@ class AdrenalinePresenter:
             "presenter": self,
             "characters": list(CHARACTERS.values()),
             "skull_choices": [5, 6, 7, 8],
-            "boards": map_view.board_choices(),
+            "boards": board_choices(),
             "default_board": DEFAULT_BOARD,
         }
 
@@ -221,10 +322,12 @@ class AdrenalinePresenter:
             "pickup_options": _pickup_options(cards, view),
             "shot": shot,
             "shot_url": reverse("adrenaline_shot", args=[session.code]),
-            "map": map_view.map_context(
-                view,
-                {p["character"].slug: p["seat_name"] for p in players},
-                {p["character"].slug: p["character"].colour for p in players},
+            "map": _worded_map(
+                map_view.map_context(
+                    view,
+                    {p["character"].slug: p["seat_name"] for p in players},
+                    {p["character"].slug: p["character"].colour for p in players},
+                )
             ),
         }
 
@@ -343,7 +446,7 @@ class AdrenalinePresenter:
             room = load_board(state["board"]).room_of.get(square, "")
             return _("%(player)s moves to the %(room)s (%(square)s).") % {
                 "player": n(event["player"]),
-                "room": map_view.ROOM_NAMES.get(room, room),
+                "room": ROOM_NAMES.get(room, room),
                 "square": square,
             }
         if kind == "score":
@@ -643,17 +746,28 @@ def shot_context(state: dict[str, Any], names: dict[int, str], params: QueryDict
         effects = [weapon["effects"][0]["slug"]]
     picked = [t for t in params.getlist("_pick[]") if t in chars and t != shooter]
     banded = {}
-    for effect in effects if card else []:
-        hit = map_view.bands(state, shooter, card.slug, effect, picked) if card else None
+    for effect in effects:
+        assert card is not None  # effects come from the chosen card
+        hit = map_view.bands(state, shooter, card.slug, effect, picked)
         if hit is not None:
             banded[effect] = hit
             picked += [p for p in hit if p not in picked and p != shooter]
     numbers = prefill(weapon, effects, picked, banded)
     labels = {char: label(seat) for seat, char in enumerate(chars)}
-    moves = (
-        map_view.move_choices(state, shooter, card.slug, effects, picked, labels) if card else []
-    )
-    notes = map_view.target_notes(state, shooter, card.slug if card else None, effects)
+    moves = [
+        (player, name, tuple((sq, square_words(sq, room)) for sq, room in squares))
+        for player, name, squares in (
+            map_view.move_choices(state, shooter, card.slug, effects, picked, labels)
+            if card
+            else []
+        )
+    ]
+    notes = {
+        char: _note(*judged)
+        for char, judged in map_view.target_notes(
+            state, shooter, card.slug if card else None, effects
+        ).items()
+    }
     targets: list[dict[str, Any]] = []
     for seat, char in enumerate(chars):
         if char == shooter:

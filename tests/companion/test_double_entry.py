@@ -15,7 +15,7 @@ from django.utils import timezone
 from companion import services
 from companion.models import Action, GameSession
 from tests.companion.test_socket_taps import answer_to, open_socket, seated, stored, tap
-from tests.conftest import phone
+from tests.conftest import make_duel, phone
 from tests.support.forms import form_values
 
 HIT = {
@@ -122,3 +122,21 @@ async def test_on_the_socket_the_refusal_carries_the_button_in_the_phones_langua
     assert (await stored(session)).version == 1
     await anna.disconnect()
     await bruno.disconnect()
+
+
+@pytest.mark.django_db
+def test_with_hidden_cards_a_same_secret_move_is_never_compared_or_told():
+    """Two mages locking in the same bid must not learn it from a "just recorded"."""
+    duel = make_duel()
+    lock = {"type": "lock", "bid": "5", "seen": "0"}
+    first = phone("anna").post(
+        f"/s/{duel.code}/act", {**lock, "key": "a-1"}, HTTP_HX_REQUEST="true"
+    )
+    assert first.status_code == 200
+    second = phone("marco").post(
+        f"/s/{duel.code}/act", {**lock, "key": "m-1"}, HTTP_HX_REQUEST="true"
+    )
+    body = second.content.decode()
+    assert second.status_code == 200 and "just recorded" not in body
+    duel.refresh_from_db()
+    assert duel.version == 2

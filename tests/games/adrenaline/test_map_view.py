@@ -7,7 +7,8 @@ import pytest
 from django.test import Client
 
 from companion import services
-from games.adrenaline import map_view, targeting
+from games.adrenaline import targeting
+from games.adrenaline.views import REASONS
 from tests.conftest import phone
 from tests.support.forms import hits_by_target
 
@@ -89,7 +90,7 @@ def test_a_square_off_the_board_or_a_table_without_the_map_is_refused(table, mak
 
 
 def test_every_reason_the_engine_gives_has_words():
-    assert set(map_view.REASONS) == set(targeting.Reason)
+    assert set(REASONS) == set(targeting.Reason)
 
 
 def test_a_newton_played_from_the_map_moves_a_figure_and_spends_the_card(table):
