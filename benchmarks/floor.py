@@ -1,7 +1,7 @@
 """The floor for issue 15: the same stack doing almost nothing.
 
 An ASGI application that ``latency.py --floor`` serves next to Segnalino, from the
-same settings (so the same database, Redis channel layer, ASGI server and Django
+same settings plus a Redis channel layer (so the same database, Redis, ASGI server and Django
 start-up), and drives with the same load generator: a table is a code, a phone a
 WebSocket at ``/ws/s/<code>/``. Per tap (``{"type": "tap", "body": …}``, as a
 phone sends it) it does the least a live table must:
@@ -27,7 +27,7 @@ from typing import Any
 
 from django.core.asgi import get_asgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ["DJANGO_SETTINGS_MODULE"] = "floor_settings"  # with a channel layer
 django_asgi_app = get_asgi_application()
 
 from channels.db import database_sync_to_async  # noqa: E402

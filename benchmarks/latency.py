@@ -995,7 +995,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--server",
         choices=["daphne", "uvicorn", "granian"],
-        default="daphne",
+        default="uvicorn",
         help="the ASGI server (uvicorn, granian: from benchmarks/.py, see README)",
     )
     parser.add_argument(

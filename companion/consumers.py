@@ -78,9 +78,9 @@ APPLY_SECONDS = 2.0
 
 
 class SessionConsumer(AsyncWebsocketConsumer):
-    # A socket has no channel of its own on the channel layer: its process's
+    # A socket has no channel of its own on Redis: its process's
     # relay listens for the whole table (``companion/live.py``). So a socket
-    # neither costs the layer anything nor dies when the layer (Redis) does.
+    # neither costs Redis anything nor dies when Redis does.
     channel_layer_alias = "no channel layer for sockets"
     session_id: int | None = None
     code: str = ""

@@ -2,13 +2,13 @@
 
 1. A change commits and bumps the session's ``revision`` (``services``).
 2. After commit, :func:`announce` tells this process's tables of the session at
-   once and sends ``{"session", "revision"}`` to the session's group on the
-   channel layer, for every other process. That is the only announcement: each
-   table hears of each revision once.
+   once and, where there is Redis, publishes ``"<revision> <origin>"`` on the
+   session's pub/sub channel for every other process. That is the only
+   announcement: each table hears of each revision once.
 3. Each server process (each event loop) holds one :class:`Table` per session it
-   has sockets for. Its :class:`Relay` is in the session's group once, with one
-   channel of its own, and hands each announcement from another process to the
-   table.
+   has sockets for. Its :class:`Relay` holds one Redis subscription, to the
+   channels of all its tables, and hands each announcement from another process
+   to the table.
 4. The table makes sure it knows that revision (one read of the session, its
    seats and the log's tail, shared by all its sockets: single-flight), renders
    each part a viewer may see once per revision (``rendering.part_keys``,
@@ -23,10 +23,10 @@ process has seen.
 
 Faults: an announcement can be lost (Redis restarted, a failure after commit).
 So a table also checks the database's revision when a phone's heartbeat comes and
-the last check is older than :data:`VERIFY_SECONDS`, and the relay rejoins its
-groups after a channel-layer error (then every table checks its revision) and
-every :data:`REJOIN_SECONDS` (which outlives the layer's group expiry). A phone
-therefore catches up within seconds of any lost message.
+the last check is older than :data:`VERIFY_SECONDS`, and when the relay's
+subscription had to reconnect, every table checks its revision at once (Redis
+pub/sub keeps nothing for a subscriber that was away). A phone therefore catches
+up within seconds of any lost message.
 """
 
 from __future__ import annotations
@@ -43,9 +43,10 @@ from contextvars import Context
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from asgiref.sync import async_to_sync
+import redis
+import redis.asyncio
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
+from django.conf import settings
 
 from companion import fragments
 from companion.models import Action, GameSession, Seat
@@ -55,8 +56,8 @@ from companion.selectors import LogTail, Viewer, log_tail, viewer_for
 logger = logging.getLogger(__name__)
 
 VERIFY_SECONDS = 4.0  # a table checks the database's revision at most this often
-REJOIN_SECONDS = 30.0  # the relay re-adds its channel to its groups this often
-RETRY_SECONDS = 0.5  # after a channel-layer error
+REJOIN_SECONDS = 30.0  # an idle subscription checks its connection this often
+RETRY_SECONDS = 0.5  # after a Redis error
 
 
 def group_name(session_id: int) -> str:
@@ -74,15 +75,16 @@ def announce(session_id: int, revision: int) -> None:
     """After commit, from the committing thread: the new revision, to every table.
 
     This process's tables of the session hear of it at once, on their own event
-    loops; every other process through the session's group on the channel layer.
-    Each table hears of each revision once (the relay ignores this process's own
+    loops; every other process through Redis, where there is one (``REDIS_URL``):
+    one ``PUBLISH`` of ``"<revision> <origin>"`` on the session's channel, which
+    every process with a table of the session has subscribed to (:class:`Relay`).
+    Each table hears of each revision once (a relay ignores its own process's
     announcements), and from there on it is the one path: ``Table.announced``.
-    The trip through Redis and back, which the committing process used to wait
-    for, bought it nothing but a millisecond or two and a blocked thread.
+    Without Redis there is one process, and nobody else to tell.
 
-    The channel-layer send does not hold up the committing thread where an event
-    loop of this process can make it (the server's); a failure there is logged,
-    and the other processes' phones catch up by their heartbeat checks.
+    The publish does not hold up the committing thread where an event loop of this
+    process can make it (the server's); a failure there is logged, and the other
+    processes' phones catch up by their heartbeat checks.
     """
     with _tables_lock:
         tables = list(_TABLES.get(session_id, {}).values())
@@ -93,33 +95,29 @@ def announce(session_id: int, revision: int) -> None:
             table.loop.call_soon_threadsafe(table.announced, revision, context=Context())
         except RuntimeError:  # that event loop has closed
             continue
-    layer = get_channel_layer()
-    if layer is None:
+    if not settings.REDIS_URL:
         return
-    message = {
-        "type": "session.changed",
-        "session": session_id,
-        "revision": revision,
-        "origin": ORIGIN,
-    }
-    group = group_name(session_id)
+    channel, message = redis_channel(group_name(session_id)), f"{revision} {ORIGIN}"
     loop = _server_loop(tables)
     if loop is not None:
-        send = layer.group_send(group, message)
         try:
-            sent = asyncio.run_coroutine_threadsafe(send, loop)
-        except RuntimeError:  # that loop closed meanwhile: send it from here
-            send.close()
-        else:
-            sent.add_done_callback(functools.partial(_sent, session_id, revision))
+            loop.call_soon_threadsafe(_publish_from_loop, loop, channel, message, context=Context())
             return
-    async_to_sync(layer.group_send)(group, message)
+        except RuntimeError:  # that loop closed meanwhile: publish from here
+            pass
+    _publisher().publish(channel, message)
+
+
+def redis_channel(group: str) -> str:
+    """The Redis pub/sub channel of a table's group (``CHANNEL_PREFIX`` keeps apart
+    the deployments, test runs and benchmarks that share one Redis)."""
+    return f"{settings.SEGNALINO_LIVE_PREFIX}:{group}"
 
 
 def _server_loop(tables: Sequence[Table]) -> asyncio.AbstractEventLoop | None:
-    """An event loop of this process, running in another thread, that can send on
-    the channel layer for the committing thread: one of the session's tables', or
-    one with a relay. None where there is none (a worker, a script, a test)."""
+    """An event loop of this process, running in another thread, that can publish
+    for the committing thread: one of the session's tables', or one with a relay.
+    None where there is none (a worker, a script, a test)."""
     try:
         asyncio.get_running_loop()
         return None  # called on a loop's own thread: it cannot wait on itself
@@ -131,14 +129,26 @@ def _server_loop(tables: Sequence[Table]) -> asyncio.AbstractEventLoop | None:
     return None
 
 
-def _sent(session_id: int, revision: int, sent: Any) -> None:
-    if not sent.cancelled() and sent.exception() is not None:
-        logger.error(
-            "could not announce revision %s of session %s",
-            revision,
-            session_id,
-            exc_info=sent.exception(),
+def _publish_from_loop(loop: asyncio.AbstractEventLoop, channel: str, message: str) -> None:
+    found = _RELAYS.get(loop)
+    if found is None:
+        found = _RELAYS[loop] = Relay(settings.REDIS_URL)
+    spawn(found.publish(channel, message))
+
+
+_PUBLISHER: Any = None
+
+
+def _publisher() -> Any:
+    """A blocking Redis client for processes without an event loop of their own
+    (a Celery worker, a management command): short timeouts, so Redis being down
+    costs a commit at most a second before it is logged and forgotten."""
+    global _PUBLISHER
+    if _PUBLISHER is None:
+        _PUBLISHER = redis.Redis.from_url(
+            settings.REDIS_URL, socket_connect_timeout=1.0, socket_timeout=1.0
         )
+    return _PUBLISHER
 
 
 def offer(session: GameSession, seats: Sequence[Seat], row: Action | None) -> None:
@@ -448,7 +458,7 @@ async def sit(session_id: int, socket: Socket) -> Table:
         else:
             await asyncio.shield(table.joined)
     except BaseException:
-        _forget(table, socket)  # the channel layer is down: this socket never sat
+        _forget(table, socket)  # Redis is down: this socket never sat
         raise
     return table
 
@@ -506,92 +516,134 @@ def _finished(task: asyncio.Future) -> None:
 # ---------------------------------------------------------------- relay
 
 
-class Relay:
-    """This event loop's one listener on the channel layer, for all its tables."""
+class _Subscription(redis.asyncio.client.PubSub):
+    """redis-py's subscription, which says when it had to connect again: redis-py
+    resubscribes by itself, silently, and announcements published meanwhile are
+    lost, so the relay must hear of it to have its tables check their revision."""
 
-    def __init__(self, layer: Any) -> None:
-        self.layer = layer
-        self.channel: str | None = None
+    def __init__(self, *args: Any, reconnected: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.reconnected = reconnected
+
+    async def on_connect(self, connection: Any) -> None:
+        # Called on each reconnection (the first connection is made before
+        # redis-py registers this callback).
+        await super().on_connect(connection)
+        self.reconnected()
+
+
+class Relay:
+    """This event loop's one subscription to Redis, for all its tables: it hears
+    the other processes' announcements and hands each to its table. Without Redis
+    (one process) it only keeps the list of groups."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
         self.groups: set[str] = set()
         self.lock = asyncio.Lock()
         self.tasks: list[asyncio.Task] = []
+        self._client: Any = None  # for subscribing
+        self._subscription: _Subscription | None = None
+        self._publishing: Any = None  # for publishing (a subscribed connection cannot)
+        self._sessions: dict[bytes, int] = {}  # Redis channel → session
+
+    async def publish(self, channel: str, message: str) -> None:
+        if self._publishing is None:
+            self._publishing = redis.asyncio.Redis.from_url(self.url)
+        try:
+            await self._publishing.publish(channel, message)
+        except Exception:
+            logger.error("could not announce %s on %s", message, channel, exc_info=True)
 
     async def join(self, group: str) -> None:
         async with self.lock:
-            if self.channel is None:
-                # The default prefix: channels_redis reads all of a process's own
-                # channels from one list, which only holds names made this way.
-                self.channel = await self.layer.new_channel()
-                self.tasks = [
-                    asyncio.ensure_future(self._listen(self.channel)),
-                    asyncio.ensure_future(self._rejoin_every(REJOIN_SECONDS)),
-                ]
-            await self.layer.group_add(group, self.channel)
+            if self.url:
+                if self._subscription is None:
+                    self._client = redis.asyncio.Redis.from_url(
+                        self.url, socket_keepalive=True, health_check_interval=REJOIN_SECONDS
+                    )
+                    self._subscription = _Subscription(
+                        self._client.connection_pool, reconnected=self._reconnected
+                    )
+                channel = redis_channel(group)
+                await self._subscription.subscribe(channel)
+                self._sessions[channel.encode()] = int(group.rpartition(".")[2])
+                if not self.tasks:
+                    self.tasks = [asyncio.ensure_future(self._listen(self._subscription))]
             self.groups.add(group)
 
     async def leave(self, group: str) -> None:
         async with self.lock:
             self.groups.discard(group)
-            if self.channel is not None:
+            channel = redis_channel(group)
+            self._sessions.pop(channel.encode(), None)
+            subscription, client = self._subscription, self._client
+            if subscription is None:
+                return
+            if self.groups:
                 try:
-                    await self.layer.group_discard(group, self.channel)
-                except Exception:  # the layer is down: the group expires on its own
+                    await subscription.unsubscribe(channel)
+                except Exception:  # Redis is down: the subscription goes with the connection
                     logger.warning("relay could not leave %s", group, exc_info=True)
-            if not self.groups:
-                for task in self.tasks:
-                    task.cancel()
-                self.tasks, self.channel = [], None
+                return
+            for task in self.tasks:
+                task.cancel()
+            self.tasks, self._subscription, self._client = [], None, None
+            try:
+                await subscription.aclose()
+                await client.aclose()
+            except Exception:
+                logger.warning("relay could not close its subscription", exc_info=True)
+
+    def _reconnected(self) -> None:
+        """The subscription was lost and is back: announcements may have been
+        lost meanwhile, so every table checks its revision."""
+        logger.warning("relay reconnected to Redis: every table checks its revision")
+        for table in tables_here():
+            table.verified_at = 0.0
+            table.verify_soon()
 
     async def rejoin(self, *, verify: bool) -> None:
-        """Add the channel to every group again: before they expire (every
-        :data:`REJOIN_SECONDS`), or after the layer failed and may have lost them;
-        then (``verify``: after a failure, when announcements may have been lost)
-        have every table check its revision. The periodic rejoin does not: a read
-        per table at once would queue ahead of every render (measured: p99 at 1,000
-        sockets went from about 30 ms to 300 ms)."""
+        """Subscribe again to every group (redis-py does so after a reconnection;
+        this is for a subscription that may have been dropped on Redis's side),
+        then (``verify``) have every table check its revision."""
         async with self.lock:
-            if self.channel is None:
-                return
-            for group in list(self.groups):
-                await self.layer.group_add(group, self.channel)
+            if self._subscription is not None and self.groups:
+                await self._subscription.subscribe(*[redis_channel(g) for g in self.groups])
         if verify:
             for table in tables_here():
                 table.verified_at = 0.0
                 table.verify_soon()
 
-    async def _rejoin_every(self, seconds: float) -> None:
-        while True:
-            await asyncio.sleep(seconds)
-            try:
-                await self.rejoin(verify=False)
-            except Exception:
-                logger.warning("relay could not rejoin its groups", exc_info=True)
-
-    async def _listen(self, channel: str) -> None:
-        broken = False
+    async def _listen(self, subscription: _Subscription) -> None:
         while True:
             try:
-                if broken:
-                    await self.rejoin(verify=True)  # the layer may have restarted empty
-                    broken = False
-                message = await self.layer.receive(channel)
+                # A timeout, so an idle subscription still sends its health checks.
+                message = await subscription.get_message(
+                    ignore_subscribe_messages=True, timeout=REJOIN_SECONDS
+                )
             except asyncio.CancelledError:
                 raise
-            except Exception:  # the layer's connection failed: keep trying
-                logger.warning("relay %s lost the channel layer", channel, exc_info=True)
-                broken = True
+            except Exception:  # the connection failed: the next read reconnects
+                logger.warning("relay lost Redis", exc_info=True)
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
-            if message.get("type") != "session.changed" or message.get("origin") == ORIGIN:
-                continue  # this process's own changes reached its tables already
-            session_id, revision = message.get("session"), message.get("revision")
-            if not isinstance(session_id, int) or not isinstance(revision, int):
+            if message is None or message.get("type") != "message":
                 continue
-            table = table_here(session_id)
-            if table is not None:
-                table.announced(revision)
+            self.heard(message["channel"], message["data"])
+
+    def heard(self, channel: bytes, data: bytes) -> None:
+        """An announcement ``b"<revision> <origin>"`` on a table's channel."""
+        session_id = self._sessions.get(channel)
+        revision, _space, origin = data.partition(b" ")
+        if session_id is None or origin == _ORIGIN or not revision.isdigit():
+            return  # not a table here, or this process's own (its tables know already)
+        table = table_here(session_id)
+        if table is not None:
+            table.announced(int(revision))
 
 
+_ORIGIN = ORIGIN.encode()
 _RELAYS: dict[asyncio.AbstractEventLoop, Relay] = {}
 
 
@@ -602,5 +654,5 @@ def relay() -> Relay:
     if found is None:
         for old in [other for other in _RELAYS if other.is_closed()]:
             del _RELAYS[old]
-        found = _RELAYS[loop] = Relay(get_channel_layer())
+        found = _RELAYS[loop] = Relay(settings.REDIS_URL)
     return found

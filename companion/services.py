@@ -803,7 +803,7 @@ def notify(
     ``session`` and ``seats``, read and written in the committing transaction (and
     ``row``, the action appended), are handed to this process's live tables as what
     that revision looks like, so they need not read it again; they are data, not a
-    second way to a phone. A failure here (the channel layer down) never turns a
+    second way to a phone. A failure here (Redis down) never turns a
     committed change into an error: it is logged, and the phones catch up when the
     sockets next check the revision (``live.VERIFY_SECONDS``).
     """

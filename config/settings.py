@@ -1,8 +1,9 @@
 """Settings, read from the environment in this one place.
 
-Nothing set: the embedded default (SQLite, in-memory channel layer, eager Celery).
-``DATABASE_URL`` and ``REDIS_URL`` switch to PostgreSQL and Redis (channel layer,
-cache and Celery broker). See the README for every variable.
+Nothing set: the embedded default (SQLite, one process telling its own sockets of
+changes in memory, eager Celery). ``DATABASE_URL`` and ``REDIS_URL`` switch to
+PostgreSQL and Redis (pub/sub between server processes, cache and Celery broker).
+See the README for every variable.
 """
 
 from __future__ import annotations
@@ -140,46 +141,15 @@ else:
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Redis: channel layer, cache and Celery broker when REDIS_URL is set.
+# Redis: how server processes tell each other of changes (pub/sub, companion/live.py),
+# the cache and the Celery broker, when REDIS_URL is set. Without it there is one
+# server process, which needs no one to tell. Channels' channel layer is not used:
+# sockets and the live path need none (benchmarks/floor.py configures its own).
 REDIS_URL = os.environ.get("REDIS_URL", "")
+#: Prefix of the pub/sub channels, so deployments, test runs and benchmarks can
+#: share one Redis.
+SEGNALINO_LIVE_PREFIX = os.environ.get("CHANNEL_PREFIX", "segnalino")
 if REDIS_URL:
-    # channels_redis's list-based layer; SEGNALINO_CHANNEL_LAYER=pubsub: its pub/sub
-    # layer, cheaper per message but it does not tell the relay when Redis came back
-    # (announcements lost meanwhile go unnoticed until a heartbeat): measured in
-    # benchmarks/README.md, issue 15.
-    if os.environ.get("SEGNALINO_CHANNEL_LAYER", "lists") != "pubsub":
-        CHANNEL_LAYERS = {
-            "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {
-                    # redis-py 8 gives up on a reply after 5 s by default, while the
-                    # channel layer blocks up to 5 s waiting for messages: an idle
-                    # process would drop its sockets. No read timeout for the layer.
-                    "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
-                    "prefix": os.environ.get("CHANNEL_PREFIX", "segnalino"),
-                    # Each process reads every announcement of its tables from one
-                    # channel (its relay); the default cap of 100 waiting messages
-                    # drops announcements under load (logged only at INFO).
-                    "capacity": int(os.environ.get("CHANNEL_CAPACITY", "10000")),
-                },
-            }
-        }
-    else:
-        CHANNEL_LAYERS = {
-            "default": {
-                # Redis pub/sub: a group message is one PUBLISH, pushed to every
-                # process subscribed to the group, and queued in that process
-                # without a cap (nothing is dropped for a full channel). Groups
-                # live in each process and never expire.
-                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-                "CONFIG": {
-                    # The subscription waits for messages indefinitely: no read
-                    # timeout (redis-py 8's 5 s default would break it when idle).
-                    "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
-                    "prefix": os.environ.get("CHANNEL_PREFIX", "segnalino"),
-                },
-            }
-        }
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -189,7 +159,6 @@ if REDIS_URL:
     CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL)
     CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_EAGER", False)
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CELERY_BROKER_URL = "memory://"
     CELERY_TASK_ALWAYS_EAGER = True

@@ -18,7 +18,7 @@ from tests.support.client import Phone, damage_of, frame_version, recv_until
 from tests.support.servers import prepare_database, running_server, sqlite_env
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-IDLE_SECONDS = 7  # longer than channels_redis' 5 s BZPOPMIN and redis-py 8's 5 s read timeout
+IDLE_SECONDS = 7  # longer than redis-py 8's 5 s read timeout: an idle subscription must live on
 
 pytestmark = [
     pytest.mark.services,
