@@ -206,8 +206,11 @@ def main(argv: list[str] | None = None) -> int:
 
     stored = GameSession.objects.get(pk=session.pk)
     assert stored.revision == revision, (stored.revision, revision)
-    full = loop.run_until_complete(
-        table.frame(table.snapshot, tokens[1], spectator=False, language=args.language)
+    full = "".join(
+        piece
+        for _ident, piece, _digest in loop.run_until_complete(
+            table.frame(table.snapshot, tokens[1], spectator=False, language=args.language)
+        )
     )
     loop.close()
     total = [p + s for p, s in zip(posts, socket_ms, strict=True)]

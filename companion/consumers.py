@@ -255,7 +255,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         snapshot = await table.latest(revision, fresh=fresh)
         if snapshot.revision < self.sent or (snapshot.revision == self.sent and not full):
             return
-        html = await table.frame(
+        frame = await table.frame(
             snapshot, self.token, spectator=self.spectator, language=self.language
         )
         async with self._send_lock:
@@ -264,7 +264,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
                 return
             self.sent = snapshot.revision
             self._sent_at = time.monotonic()
-            text = self._shown.everything(html) if full else self._shown.changes(html)
+            text = self._shown.everything(frame) if full else self._shown.changes(frame)
             if shown == snapshot.revision:
                 return  # the page was rendered at this revision: it shows all of it
             if text and self.table is not None:

@@ -50,7 +50,7 @@ from django.conf import settings
 
 from companion import fragments
 from companion.models import Action, GameSession, Seat
-from companion.rendering import PERSONAL, SHARED, part_keys, render_part
+from companion.rendering import PERSONAL, SHARED, Frame, cut, part_keys, render_part
 from companion.selectors import LogTail, Viewer, log_tail, viewer_for
 
 logger = logging.getLogger(__name__)
@@ -236,7 +236,7 @@ class Table:
         self.joined: asyncio.Future[None] = loop.create_future()
         self._reading: asyncio.Future[Snapshot] | None = None
         self._verifying: asyncio.Future[None] | None = None
-        self._parts: dict[tuple, asyncio.Future[str]] = {}
+        self._parts: dict[tuple, asyncio.Future[Frame]] = {}
         self.fragments = fragments.Store()  # pieces rendered from their values alone
 
     # -- what the table knows
@@ -263,7 +263,7 @@ class Table:
                 tail = known.tail.extended(row)
         return Snapshot(session, seats, tail)
 
-    def prerender(self, snapshot: Snapshot) -> dict[tuple, str]:
+    def prerender(self, snapshot: Snapshot) -> dict[tuple, Frame]:
         """From the committing thread: each part the table's sockets need of
         ``snapshot``, by (part, key). The pieces store is safe to share with the
         database thread: a piece is found by its values, whichever revision made it."""
@@ -273,19 +273,21 @@ class Table:
             for part, key, job_viewer, language in self._jobs(snapshot, viewer, socket.language):
                 jobs.setdefault((part, key), (job_viewer, language))
         return {
-            (part, key): render_part(
-                part,
-                snapshot.session,
-                snapshot.seats,
-                viewer,
-                language,
-                snapshot.tail,
-                self.fragments,
+            (part, key): cut(
+                render_part(
+                    part,
+                    snapshot.session,
+                    snapshot.seats,
+                    viewer,
+                    language,
+                    snapshot.tail,
+                    self.fragments,
+                )
             )
             for (part, key), (viewer, language) in jobs.items()
         }
 
-    def offer(self, snapshot: Snapshot, rendered: dict[tuple, str]) -> None:
+    def offer(self, snapshot: Snapshot, rendered: dict[tuple, Frame]) -> None:
         """On the loop: the committing thread hands over a revision and its parts."""
         known = self.snapshot
         if known is not None and snapshot.revision <= known.revision:
@@ -358,13 +360,19 @@ class Table:
 
     # -- rendering
 
-    async def frame(self, snapshot: Snapshot, token: str, *, spectator: bool, language: str) -> str:
-        """The frame one socket sends for ``snapshot``: each part rendered once per
-        revision and key for all the sockets of this table."""
+    async def frame(
+        self, snapshot: Snapshot, token: str, *, spectator: bool, language: str
+    ) -> Frame:
+        """The frame one socket sends for ``snapshot``, in fragments: each part
+        rendered (and cut in fragments) once per revision and key for all the
+        sockets of this table."""
         viewer = self._viewer(snapshot, token, spectator)
         jobs = self._jobs(snapshot, viewer, language)
         futures = self._render(snapshot, jobs)
-        return "".join([await asyncio.shield(future) for future in futures])
+        frame: Frame = ()
+        for future in futures:
+            frame += await asyncio.shield(future)
+        return frame
 
     @staticmethod
     def _viewer(snapshot: Snapshot, token: str, spectator: bool) -> Viewer:
@@ -378,12 +386,12 @@ class Table:
             (SHARED, keys.shared, viewer, language),
         ]
 
-    def _render(self, snapshot: Snapshot, jobs: list[tuple]) -> list[asyncio.Future[str]]:
+    def _render(self, snapshot: Snapshot, jobs: list[tuple]) -> list[asyncio.Future[Frame]]:
         """A future per job (part, key, viewer, language), in order: the ones this
         revision already has, and the rest rendered together in one thread trip."""
         cacheable = snapshot is self.snapshot
-        futures: list[asyncio.Future[str]] = []
-        missing: list[tuple[tuple, asyncio.Future[str]]] = []
+        futures: list[asyncio.Future[Frame]] = []
+        missing: list[tuple[tuple, asyncio.Future[Frame]]] = []
         for part, key, viewer, language in jobs:
             found = self._parts.get((part, key)) if cacheable else None
             if found is None:
@@ -401,13 +409,21 @@ class Table:
     async def _render_together(
         self,
         snapshot: Snapshot,
-        missing: list[tuple[tuple, asyncio.Future[str]]],
+        missing: list[tuple[tuple, asyncio.Future[Frame]]],
         pieces: fragments.Store | None,
     ) -> None:
-        def render_all() -> list[str]:
+        def render_all() -> list[Frame]:
             return [
-                render_part(
-                    part, snapshot.session, snapshot.seats, viewer, language, snapshot.tail, pieces
+                cut(
+                    render_part(
+                        part,
+                        snapshot.session,
+                        snapshot.seats,
+                        viewer,
+                        language,
+                        snapshot.tail,
+                        pieces,
+                    )
                 )
                 for (part, viewer, language), _future in missing
             ]
@@ -424,7 +440,7 @@ class Table:
             if not future.done():
                 future.set_result(html)
 
-    def _forget_failed(self, key: tuple, done: asyncio.Future[str]) -> None:
+    def _forget_failed(self, key: tuple, done: asyncio.Future[Frame]) -> None:
         """A render that failed is not kept: the next socket tries again."""
         if not done.cancelled() and done.exception() is None:
             return

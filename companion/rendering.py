@@ -118,6 +118,16 @@ def fragments(html: str) -> tuple[tuple[str, str], ...]:
     return tuple(pieces)
 
 
+#: A frame cut in its fragments: (element id, HTML, hash of the HTML), in order.
+Frame = tuple[tuple[str, str, int], ...]
+
+
+def cut(html: str) -> Frame:
+    """A part or frame in fragments, each with its hash: done once per part and
+    revision by the live table, not once per socket."""
+    return tuple((ident, piece, hash(piece)) for ident, piece in fragments(html))
+
+
 class Shown:
     """What one socket has sent of each fragment, so an update carries only the
     fragments that changed since (a damage: one player's board, the status and the
@@ -132,17 +142,19 @@ class Shown:
     def __init__(self) -> None:
         self.sent: dict[str, int] = {}
 
-    def everything(self, html: str) -> str:
-        self.sent = {ident: hash(piece) for ident, piece in fragments(html) if ident}
-        return html
+    def everything(self, frame: Frame | str) -> str:
+        pieces = cut(frame) if isinstance(frame, str) else frame
+        self.sent = {ident: digest for ident, _piece, digest in pieces if ident}
+        return "".join(piece for _ident, piece, _digest in pieces)
 
-    def changes(self, html: str) -> str:
+    def changes(self, frame: Frame | str) -> str:
+        pieces = cut(frame) if isinstance(frame, str) else frame
         out = []
-        for ident, piece in fragments(html):
-            digest = hash(piece)
-            if ident and self.sent.get(ident) == digest:
-                continue
+        sent = self.sent
+        for ident, piece, digest in pieces:
             if ident:
-                self.sent[ident] = digest
+                if sent.get(ident) == digest:
+                    continue
+                sent[ident] = digest
             out.append(piece)
         return "".join(out)
