@@ -217,6 +217,8 @@ def action_fields(n: int) -> dict[str, str]:
 #: Whether phones beat a heart on their socket once a second, as app.js does
 #: (``--pings``; off by default, as in the figures recorded before it existed).
 PINGS = False
+#: Phones ask for permessage-deflate, as browsers do (``--no-deflate``: they do not).
+DEFLATE = True
 
 #: How a phone sends its taps: on its socket, as app.js does while the socket is
 #: open (``--taps post``: as POSTs, as it does while the socket is down).
@@ -247,7 +249,9 @@ async def connect(table: Table, seat: int, gate: asyncio.Semaphore) -> float:
     """Open seat's socket; return the time from connecting to its first full frame."""
     async with gate:
         start = time.perf_counter()
-        ws = await table.phones[seat].socket(table.code, open_timeout=FRAME_TIMEOUT)
+        ws = await table.phones[seat].socket(
+            table.code, open_timeout=FRAME_TIMEOUT, compression="deflate" if DEFLATE else None
+        )
         watch = Watch(ws)
         watch.task = asyncio.create_task(watch.run())
         if PINGS:
@@ -281,7 +285,9 @@ async def floor(base: str, code: str, samples: int = FLOOR_SAMPLES) -> dict[str,
     try:
         http_times = await loop.run_in_executor(None, http)
         ws_times: list[float] = []
-        async with phone.socket(code, open_timeout=FRAME_TIMEOUT) as ws:
+        async with phone.socket(
+            code, open_timeout=FRAME_TIMEOUT, compression="deflate" if DEFLATE else None
+        ) as ws:
             async with asyncio.timeout(FRAME_TIMEOUT):
                 while frame_version(str(await ws.recv())) is None:
                     pass  # the first full frame
@@ -953,6 +959,12 @@ def main(argv: list[str] | None = None) -> int:
         "older than taps on the socket takes only these)",
     )
     parser.add_argument(
+        "--no-deflate",
+        action="store_true",
+        help="phones do not ask for permessage-deflate (browsers do; the server's CPU "
+        "per action includes compressing every frame)",
+    )
+    parser.add_argument(
         "--pings",
         action="store_true",
         help="phones send a heartbeat once a second, as real phones do",
@@ -1016,8 +1028,9 @@ def main(argv: list[str] | None = None) -> int:
         "group messages for a full channel)",
     )
     args = parser.parse_args(argv)
-    global KEEP_ALIVE, TAPS_ON_SOCKET, PINGS
+    global KEEP_ALIVE, TAPS_ON_SOCKET, PINGS, DEFLATE
     KEEP_ALIVE = not args.new_connections
+    DEFLATE = not args.no_deflate
     PINGS = args.pings
     TAPS_ON_SOCKET = args.taps == "socket"
     if not args.redis_url.startswith(("redis://127.0.0.1", "redis://localhost")):

@@ -279,8 +279,17 @@ class Phone:
         scheme = "wss" if self.base.startswith("https") else "ws"
         return f"{scheme}://{self.base.split('://', 1)[1]}/ws/s/{code}/?lang={lang}"
 
-    def socket(self, code: str, *, lang: str = "en", open_timeout: float = 10.0):
-        """``async with phone.socket(code) as ws``: this phone's live socket."""
+    def socket(
+        self,
+        code: str,
+        *,
+        lang: str = "en",
+        open_timeout: float = 10.0,
+        compression: str | None = "deflate",
+    ):
+        """``async with phone.socket(code) as ws``: this phone's live socket. It asks
+        for permessage-deflate, as every browser does (uvicorn agrees, daphne
+        does not); ``compression=None`` does not."""
         from websockets.asyncio.client import connect
 
         return connect(
@@ -288,7 +297,7 @@ class Phone:
             origin=self.base,
             additional_headers={"Cookie": self.cookie_header()},
             proxy=None,  # never through a proxy, even if the environment names one
-            compression=None,  # daphne does not negotiate permessage-deflate anyway
+            compression=compression,
             open_timeout=open_timeout,
             max_size=2**22,
         )
