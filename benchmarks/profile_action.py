@@ -207,8 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     stored = GameSession.objects.get(pk=session.pk)
     assert stored.revision == revision, (stored.revision, revision)
     full = "".join(
-        piece
-        for _ident, piece, _digest in loop.run_until_complete(
+        piece.html
+        for piece in loop.run_until_complete(
             table.frame(table.snapshot, tokens[1], spectator=False, language=args.language)
         )
     )

@@ -8,6 +8,12 @@ table's last revision is taken from there (one player's board after a damage to
 another, the unchanged lines of the history). A store keeps what the last
 revision used, and goes with its table. Outside a live table (a POST reply), a
 piece is simply rendered.
+
+Inside a live table, a piece nested in another whose one root element carries an
+``id`` and ``data-piece`` is wrapped in the markers :data:`OPEN` and
+:data:`CLOSE`: ``rendering.cut`` uses them to send that piece alone when it is all
+that changed in its outer fragment (a player's damage track, not the whole
+board), and strips them from everything it sends.
 """
 
 from __future__ import annotations
@@ -23,6 +29,10 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 Key = tuple[str, str, bytes]
+
+#: Around a nested piece that can be sent alone (``data-piece`` on its one root
+#: element, which has an id): only in a live table's renders, never sent.
+OPEN, CLOSE = "<!--piece-->", "<!--/piece-->"
 
 
 class Store:
@@ -96,4 +106,14 @@ def render(template_name: str, values: Mapping[str, Any]) -> SafeString:
         finally:
             _NESTED.reset(token)
         store.put(key, html, tuple(nested))
+    if outer is not None and _alone(html):
+        return mark_safe(OPEN + html + CLOSE)
     return mark_safe(html)
+
+
+def _alone(html: str) -> bool:
+    """The piece declares (``data-piece`` and an ``id`` on its root element) that
+    it can be swapped on its own."""
+    start = html.lstrip()
+    end = start.find(">")
+    return start.startswith("<") and " data-piece" in start[:end] and ' id="' in start[:end]

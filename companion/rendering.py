@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from companion.fragments import Store, using
+from companion.fragments import CLOSE, OPEN, Store, using
 from companion.models import GameSession, Seat
 from companion.selectors import LogTail, Viewer, shared_per_seat, table_context
 
@@ -118,14 +118,70 @@ def fragments(html: str) -> tuple[tuple[str, str], ...]:
     return tuple(pieces)
 
 
-#: A frame cut in its fragments: (element id, HTML, hash of the HTML), in order.
-Frame = tuple[tuple[str, str, int], ...]
+@dataclass(frozen=True)
+class Piece:
+    """One top-level fragment of a frame: its element id, its HTML and that HTML's
+    hash; and, for the pieces nested in it that can be sent alone
+    (``fragments.OPEN``), the hash of the rest (``skeleton``) and each nested
+    piece as (id, its HTML marked for an out-of-band swap, hash)."""
+
+    ident: str
+    html: str
+    digest: int
+    skeleton: int
+    nested: tuple[tuple[str, str, int], ...] = ()
+
+
+#: A frame cut in its fragments, in order.
+Frame = tuple[Piece, ...]
 
 
 def cut(html: str) -> Frame:
-    """A part or frame in fragments, each with its hash: done once per part and
-    revision by the live table, not once per socket."""
-    return tuple((ident, piece, hash(piece)) for ident, piece in fragments(html))
+    """A part or frame in fragments, each with its hash and its nested pieces: done
+    once per part and revision by the live table, not once per socket."""
+    return tuple(_piece(ident, piece) for ident, piece in fragments(html))
+
+
+def _piece(ident: str, html: str) -> Piece:
+    at = html.find(OPEN)
+    if at == -1:
+        digest = hash(html)
+        return Piece(ident, html, digest, digest)
+    clean: list[str] = []
+    skeleton: list[str] = []
+    nested: list[tuple[str, str, int]] = []
+    done = 0
+    while at != -1:
+        end = _closing(html, at)
+        body = html[at + len(OPEN) : end].replace(OPEN, "").replace(CLOSE, "")
+        found = _ID.search(body, 0, body.find(">"))
+        name = found.group(1) if found else ""
+        clean += [html[done:at], body]
+        skeleton += [html[done:at], f"\x00{name}\x00"]
+        tag_end = body.find(">")
+        nested.append((name, body[:tag_end] + _OOB + body[tag_end:], hash(body)))
+        done = end + len(CLOSE)
+        at = html.find(OPEN, done)
+    clean.append(html[done:])
+    skeleton.append(html[done:])
+    whole = "".join(clean)
+    return Piece(ident, whole, hash(whole), hash("".join(skeleton)), tuple(nested))
+
+
+def _closing(html: str, at: int) -> int:
+    """Where the nested piece opened at ``at`` closes (pieces nest)."""
+    depth, scan = 1, at + len(OPEN)
+    while True:
+        opens, closes = html.find(OPEN, scan), html.find(CLOSE, scan)
+        if closes == -1:
+            raise ValueError("a nested piece is not closed")
+        if opens != -1 and opens < closes:
+            depth, scan = depth + 1, opens + len(OPEN)
+            continue
+        depth -= 1
+        if depth == 0:
+            return closes
+        scan = closes + len(CLOSE)
 
 
 class Shown:
@@ -140,21 +196,38 @@ class Shown:
     a socket that (re)connects starts afresh and gets everything."""
 
     def __init__(self) -> None:
-        self.sent: dict[str, int] = {}
+        # Per fragment sent: its hash, its skeleton's and its nested pieces'.
+        self.sent: dict[str, tuple[int, int, dict[str, int]]] = {}
 
     def everything(self, frame: Frame | str) -> str:
         pieces = cut(frame) if isinstance(frame, str) else frame
-        self.sent = {ident: digest for ident, _piece, digest in pieces if ident}
-        return "".join(piece for _ident, piece, _digest in pieces)
+        self.sent = {p.ident: _record(p) for p in pieces if p.ident}
+        return "".join(p.html for p in pieces)
 
     def changes(self, frame: Frame | str) -> str:
+        """The fragments that changed; of a fragment whose own HTML, around its
+        nested pieces, did not change, only the nested pieces that did."""
         pieces = cut(frame) if isinstance(frame, str) else frame
         out = []
         sent = self.sent
-        for ident, piece, digest in pieces:
-            if ident:
-                if sent.get(ident) == digest:
-                    continue
-                sent[ident] = digest
-            out.append(piece)
+        for piece in pieces:
+            if not piece.ident:
+                out.append(piece.html)
+                continue
+            before = sent.get(piece.ident)
+            if before is not None and before[0] == piece.digest:
+                continue
+            if before is not None and before[1] == piece.skeleton and piece.nested:
+                shown = before[2]
+                for name, html, digest in piece.nested:
+                    if shown.get(name) != digest:
+                        out.append(html)
+                sent[piece.ident] = _record(piece)
+                continue
+            sent[piece.ident] = _record(piece)
+            out.append(piece.html)
         return "".join(out)
+
+
+def _record(piece: Piece) -> tuple[int, int, dict[str, int]]:
+    return piece.digest, piece.skeleton, {name: digest for name, _html, digest in piece.nested}

@@ -150,11 +150,13 @@ async def test_after_a_change_a_phone_gets_only_the_fragments_that_changed(make_
     )
     frame = await ws.receive_from(timeout=5)
     assert 'data-version="1"' in frame
-    assert 'id="player-dozer"' in frame and 'data-damage="2"' in frame
+    assert 'id="core-dozer"' in frame and 'data-damage="2"' in frame
     assert "D-struct-OR hits Dozer: 2 damage." in frame
-    # Boards nobody touched, and the seats, are not sent again.
+    # Boards nobody touched, and the seats, are not sent again; of Dozer's board,
+    # only the track the hit changed (not its gear, nor the board around it).
     assert 'id="player-banshee"' not in frame and 'id="seats"' not in frame
-    assert len(frame) < len(first) / 2
+    assert 'id="player-dozer"' not in frame and 'id="gear-dozer"' not in frame
+    assert len(frame) < len(first) / 5
     await ws.disconnect()
 
     again = communicator(f"/ws/s/{session.code}/?lang=en", await phone_cookie("phone-b"))

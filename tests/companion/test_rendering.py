@@ -152,3 +152,60 @@ def test_a_board_shared_by_every_seat_never_sees_whose_phone_it_is(make_session,
     GameSession.objects.filter(pk=session.pk).update(edit_policy="own")
     _frame(session, tokens[1])
     assert seen[-1].seat == 1
+
+
+def _live_frame(session, token: str, store) -> rendering.Frame:
+    """What a live table cuts for one phone (with its store of pieces)."""
+    session.refresh_from_db()
+    seats = list(session.seats.all())
+    viewer = viewer_for(session, seats, token)
+    return tuple(
+        piece
+        for part in (rendering.PERSONAL, rendering.SHARED)
+        for piece in rendering.cut(
+            rendering.render_part(part, session, seats, viewer, "en", pieces=store)
+        )
+    )
+
+
+def test_after_a_hit_a_phone_is_sent_the_damage_track_not_the_whole_board(make_session):
+    from companion.fragments import Store
+
+    session = make_session()
+    tokens = _sit_everyone(session)
+    store, shown = Store(), rendering.Shown()
+    shown.everything(_live_frame(session, tokens[1], store))
+    services.submit_action(session, shot("dstructor", "dozer", 2), token="host", key=next_key())
+    store.advance()
+    update = shown.changes(_live_frame(session, tokens[1], store))
+    sent = dict(rendering.fragments(update))
+    # Dozer's track goes alone, marked to be swapped in place; the board around it,
+    # the gear and the other boards are not sent again.
+    assert 'id="core-dozer"' in sent["core-dozer"] and 'data-damage="2"' in sent["core-dozer"]
+    assert 'hx-swap-oob="true"' in sent["core-dozer"]
+    assert "player-dozer" not in sent and "gear-dozer" not in sent
+    assert not any(ident.startswith(("player-", "gear-")) for ident in sent)
+    assert "history" in sent and "status" in sent
+    # What the phone then holds is what a fresh page shows.
+    assert 'data-damage="2"' in _frame(session, tokens[1])
+
+
+def test_when_the_board_around_a_piece_changes_the_whole_board_is_sent(make_session):
+    from companion.fragments import Store
+
+    session = make_session()
+    tokens = _sit_everyone(session)
+    store, shown = Store(), rendering.Shown()
+    shown.everything(_live_frame(session, tokens[1], store))
+    # The turn passes: the boards' own classes change (who is playing), so each
+    # changed board is sent whole, with its pieces, never a piece alone.
+    services.submit_action(session, {"type": "end_turn"}, token="host", key=next_key())
+    store.advance()
+    sent = dict(rendering.fragments(shown.changes(_live_frame(session, tokens[1], store))))
+    boards = [ident for ident in sent if ident.startswith("player-")]
+    assert boards, sorted(sent)
+    for ident in boards:
+        slug = ident.removeprefix("player-")
+        assert f'id="core-{slug}"' in sent[ident] and f'id="gear-{slug}"' in sent[ident]
+        assert f"core-{slug}" not in sent  # not twice
+    assert "<!--piece-->" not in "".join(sent.values())

@@ -36,7 +36,6 @@ CHARACTERS = ("dstructor", "banshee", "dozer", "violet", "sprog")
 DEFAULT_TIMEOUT = 10.0
 
 _VERSION = re.compile(r'<div id="(?:status|ack)"[^>]*\bdata-version="(\d+)"')
-_ARTICLE = re.compile(r'<article\b[^>]*\bid="player-([a-z0-9_-]+)"[^>]*>(.*?)</article>', re.S)
 _DAMAGE = re.compile(r'\bdata-damage="(\d+)"')
 _CODE = re.compile(r"/s/([A-Za-z0-9]+)/")
 
@@ -331,11 +330,13 @@ def frame_version(html: str) -> int | None:
 
 def damage_of(html: str, character: str) -> int | None:
     """How many damage tokens the board in ``html`` shows for ``character``."""
-    for match in _ARTICLE.finditer(html):
-        if match.group(1) == character:
-            damage = _DAMAGE.search(match.group(2))
-            return int(damage.group(1)) if damage else None
-    return None
+    # The whole board (a page, a first frame, a board whose frame changed) or, after
+    # a hit, only its track (``core-…``, sent alone).
+    found = re.search(rf'\bid="(?:player|core)-{re.escape(character)}"', html)
+    if found is None:
+        return None
+    damage = _DAMAGE.search(html, found.end())
+    return int(damage.group(1)) if damage else None
 
 
 async def recv_until(ws, predicate, timeout: float) -> str:
