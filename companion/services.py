@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
-from companion import checkpoints, codes, ratelimit
+from companion import checkpoints, codes, ratelimit, rows
 from companion.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError, TooMany
 from companion.models import Action, GameSession, Seat
 from games.engine import SeededRandom
@@ -428,16 +428,15 @@ def _submit(
     key = _check_key(key)
     try:
         with transaction.atomic():
-            try:
-                locked = GameSession.objects.select_for_update().get(**lookup)
-            except GameSession.DoesNotExist:
+            locked = rows.lock_session(**lookup)
+            if locked is None:
                 raise NotFound(
                     _("No session has the code “%(code)s”."), code=lookup.get("code", "")
-                ) from None
+                )
             engine = get_engine(locked.game)
             action = engine.parse_action(payload)
             _require_open(locked)
-            seats = list(locked.seats.all())  # one read: the poster's seat, the bots, the frames
+            seats = rows.seats_of(locked)  # one read: the poster's seat, the bots, the frames
             _enforce_deadline(locked, engine, seats)
             seat = _acting_seat(locked, token, seats)
             owner = engine.owner(locked.state, action)
@@ -757,7 +756,7 @@ def _append(
     session.state = state
     session.version += 1
     session.revision += 1
-    session.save(update_fields=["state", "version", "revision", "updated_at"])
+    rows.save_state(session, timezone.now())
     return Action.objects.create(
         session=session,
         version=session.version,
