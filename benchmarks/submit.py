@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import setup_django_in_process  # noqa: E402
+from _common import setup_django_in_process
 
 CHARACTERS = ["dstructor", "banshee", "dozer", "violet", "sprog"]
 

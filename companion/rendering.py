@@ -120,16 +120,18 @@ def fragments(html: str) -> tuple[tuple[str, str], ...]:
 
 @dataclass(frozen=True)
 class Piece:
-    """One top-level fragment of a frame: its element id, its HTML and that HTML's
-    hash; and, for the pieces nested in it that can be sent alone
-    (``fragments.OPEN``), the hash of the rest (``skeleton``) and each nested
-    piece as (id, its HTML marked for an out-of-band swap, hash)."""
+    """A fragment of a frame: its element id, its HTML (as it goes in the frame,
+    or inside the fragment around it) and that HTML's hash; the hash of its HTML
+    with the pieces nested in it that can be sent alone (``fragments.OPEN``) left
+    out (``skeleton``), and those pieces, each a ``Piece`` again whose ``alone`` is
+    its HTML marked for an out-of-band swap."""
 
     ident: str
     html: str
     digest: int
     skeleton: int
-    nested: tuple[tuple[str, str, int], ...] = ()
+    nested: tuple[Piece, ...] = ()
+    alone: str = ""
 
 
 #: A frame cut in its fragments, in order.
@@ -142,30 +144,36 @@ def cut(html: str) -> Frame:
     return tuple(_piece(ident, piece) for ident, piece in fragments(html))
 
 
-def _piece(ident: str, html: str) -> Piece:
+def _piece(ident: str, html: str, *, nested: bool = False) -> Piece:
+    """``html`` (with the markers of the pieces nested in it) as a Piece."""
     at = html.find(OPEN)
+    children: tuple[Piece, ...] = ()
     if at == -1:
-        digest = hash(html)
-        return Piece(ident, html, digest, digest)
-    clean: list[str] = []
-    skeleton: list[str] = []
-    nested: list[tuple[str, str, int]] = []
-    done = 0
-    while at != -1:
-        end = _closing(html, at)
-        body = html[at + len(OPEN) : end].replace(OPEN, "").replace(CLOSE, "")
-        found = _ID.search(body, 0, body.find(">"))
-        name = found.group(1) if found else ""
-        clean += [html[done:at], body]
-        skeleton += [html[done:at], f"\x00{name}\x00"]
-        tag_end = body.find(">")
-        nested.append((name, body[:tag_end] + _OOB + body[tag_end:], hash(body)))
-        done = end + len(CLOSE)
-        at = html.find(OPEN, done)
-    clean.append(html[done:])
-    skeleton.append(html[done:])
-    whole = "".join(clean)
-    return Piece(ident, whole, hash(whole), hash("".join(skeleton)), tuple(nested))
+        clean = skeleton = html
+    else:
+        parts: list[str] = []
+        outline: list[str] = []
+        found: list[Piece] = []
+        done = 0
+        while at != -1:
+            end = _closing(html, at)
+            body = html[at + len(OPEN) : end]
+            named = _ID.search(body, 0, body.find(">"))
+            child = _piece(named.group(1) if named else "", body, nested=True)
+            parts += [html[done:at], child.html]
+            outline += [html[done:at], f"\x00{child.ident}\x00"]
+            found.append(child)
+            done = end + len(CLOSE)
+            at = html.find(OPEN, done)
+        parts.append(html[done:])
+        outline.append(html[done:])
+        clean, skeleton, children = "".join(parts), "".join(outline), tuple(found)
+    digest = hash(clean)
+    alone = ""
+    if nested:
+        tag_end = clean.find(">")
+        alone = clean[:tag_end] + _OOB + clean[tag_end:]
+    return Piece(ident, clean, digest, digest if not children else hash(skeleton), children, alone)
 
 
 def _closing(html: str, at: int) -> int:
@@ -196,38 +204,48 @@ class Shown:
     a socket that (re)connects starts afresh and gets everything."""
 
     def __init__(self) -> None:
-        # Per fragment sent: its hash, its skeleton's and its nested pieces'.
-        self.sent: dict[str, tuple[int, int, dict[str, int]]] = {}
+        # Per fragment sent: what was sent of it (hashes, nested pieces').
+        self.sent: dict[str, Sent] = {}
 
     def everything(self, frame: Frame | str) -> str:
         pieces = cut(frame) if isinstance(frame, str) else frame
-        self.sent = {p.ident: _record(p) for p in pieces if p.ident}
+        self.sent = {p.ident: Sent.of(p) for p in pieces if p.ident}
         return "".join(p.html for p in pieces)
 
     def changes(self, frame: Frame | str) -> str:
         """The fragments that changed; of a fragment whose own HTML, around its
-        nested pieces, did not change, only the nested pieces that did."""
+        nested pieces, did not change, only the nested pieces that did (and so on
+        down: of a nested piece, likewise)."""
         pieces = cut(frame) if isinstance(frame, str) else frame
-        out = []
+        out: list[str] = []
         sent = self.sent
         for piece in pieces:
             if not piece.ident:
                 out.append(piece.html)
                 continue
-            before = sent.get(piece.ident)
-            if before is not None and before[0] == piece.digest:
-                continue
-            if before is not None and before[1] == piece.skeleton and piece.nested:
-                shown = before[2]
-                for name, html, digest in piece.nested:
-                    if shown.get(name) != digest:
-                        out.append(html)
-                sent[piece.ident] = _record(piece)
-                continue
-            sent[piece.ident] = _record(piece)
-            out.append(piece.html)
+            sent[piece.ident] = _changes(piece, sent.get(piece.ident), out)
         return "".join(out)
 
 
-def _record(piece: Piece) -> tuple[int, int, dict[str, int]]:
-    return piece.digest, piece.skeleton, {name: digest for name, _html, digest in piece.nested}
+@dataclass(frozen=True)
+class Sent:
+    """What a socket sent of a fragment: its hash, its skeleton's, its pieces'."""
+
+    digest: int
+    skeleton: int
+    nested: dict[str, Sent]
+
+    @classmethod
+    def of(cls, piece: Piece) -> Sent:
+        return cls(piece.digest, piece.skeleton, {p.ident: cls.of(p) for p in piece.nested})
+
+
+def _changes(piece: Piece, before: Sent | None, out: list[str]) -> Sent:
+    """Add what to send of ``piece`` to ``out``; what the phone then has of it."""
+    if before is not None and before.digest == piece.digest:
+        return before
+    if before is not None and piece.nested and before.skeleton == piece.skeleton:
+        nested = {p.ident: _changes(p, before.nested.get(p.ident), out) for p in piece.nested}
+        return Sent(piece.digest, piece.skeleton, nested)
+    out.append(piece.alone or piece.html)
+    return Sent.of(piece)

@@ -286,12 +286,23 @@ class AdrenalinePresenter:
                     "editable": editable,
                 }
             )
-            # The gear panel's own values (a fragment keyed by them).
+            # The gear panel's own values (a fragment keyed by them), and those of
+            # each of its parts (pieces keyed by theirs: paying a cube re-renders
+            # the cubes, not the weapons).
+            player_values = players[-1]
+            own = {key: player_values[key] for key in ("character", "editable")}
             players[-1]["gear"] = {
-                key: players[-1][key]
-                for key in ("character", "ammo", "powerups", "weapons", "editable")
+                **{key: player_values[key] for key in ("ammo", "powerups", "weapons")},
+                **own,
+                "ammo_values": {**own, "ammo": player_values["ammo"]},
+                "powerup_values": {
+                    **own,
+                    "powerups": player_values["powerups"],
+                    "powerup_kinds": kinds,
+                    "colours": [(c, label) for c, label, _value in player_values["ammo"]],
+                },
+                "weapon_values": {**own, "weapons": player_values["weapons"]},
             }
-            players[-1]["gear"]["powerup_kinds"] = kinds
         current = view["players"][view["current"]]["character"]
         can_end_turn = (
             can_edit

@@ -209,3 +209,25 @@ def test_when_the_board_around_a_piece_changes_the_whole_board_is_sent(make_sess
         assert f'id="core-{slug}"' in sent[ident] and f'id="gear-{slug}"' in sent[ident]
         assert f"core-{slug}" not in sent  # not twice
     assert "<!--piece-->" not in "".join(sent.values())
+
+
+def test_paying_a_cube_sends_that_players_cubes_not_their_weapons(make_session):
+    from companion.fragments import Store
+
+    session = make_session()
+    tokens = _sit_everyone(session)
+    store, shown = Store(), rendering.Shown()
+    shown.everything(_live_frame(session, tokens[1], store))
+    services.submit_action(
+        session,
+        {"type": "adjust", "player": "dozer", "field": "red", "delta": -1},
+        token="host",
+        key=next_key(),
+    )
+    store.advance()
+    sent = dict(rendering.fragments(shown.changes(_live_frame(session, tokens[1], store))))
+    # Pieces nested two deep (board → gear → cubes) go alone too.
+    assert set(sent) >= {"ammo-dozer", "gear-sum-dozer"}
+    assert '<output aria-label="red">0</output>' in sent["ammo-dozer"]
+    assert "Cubes 0/1/1" in sent["gear-sum-dozer"]
+    assert not {"player-dozer", "gear-dozer", "weapons-dozer", "powerups-dozer"} & set(sent)
