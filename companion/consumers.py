@@ -33,14 +33,16 @@ import asyncio
 import json
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.core.exceptions import BadRequest as DjangoBadRequest
 from django.core.exceptions import SuspiciousOperation
+from django.db import connection
 from django.http import QueryDict
 from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
@@ -75,6 +77,26 @@ DROPPED_BEFORE_CLOSE = 200
 #: apply a frame: it gets everything again. (A heartbeat that merely crossed a
 #: frame on the way, the usual case at a busy table, does not.)
 APPLY_SECONDS = 2.0
+
+
+_TAP_THREADS: ThreadPoolExecutor | None = None
+
+
+def tap_thread(function: Any) -> Any:
+    """Where a tap runs: on PostgreSQL in one of a few threads, each with a pooled
+    connection of its own, so one table's round trips to the database never hold
+    up another table's taps (a table's own taps still take turns: the session's
+    row is locked); on SQLite, which takes one writer at a time, in the one
+    database thread. Channels runs every socket's database work in that one
+    thread: at 2,000 sockets every tap of the process queued there behind every
+    other's waits for PostgreSQL (benchmarks/README.md, issue 15)."""
+    global _TAP_THREADS
+    threads = settings.SEGNALINO_TAP_THREADS
+    if connection.vendor == "sqlite" or threads <= 1:
+        return database_sync_to_async(function)
+    if _TAP_THREADS is None:
+        _TAP_THREADS = ThreadPoolExecutor(threads, thread_name_prefix="segnalino-tap")
+    return DatabaseSyncToAsync(function, thread_sensitive=False, executor=_TAP_THREADS)
 
 
 class SessionConsumer(AsyncWebsocketConsumer):
@@ -284,7 +306,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
             data = None
         key = data.get("key", "")[: services.MAX_KEY_LENGTH] if data is not None else ""
         async with self._tap_lock:
-            answer = await database_sync_to_async(self._apply_tap)(path, body, data)
+            answer = await tap_thread(self._apply_tap)(path, body, data)
         if not self.gone:
             await self.send(text_data=json.dumps({**answer, "key": key}))
 

@@ -141,6 +141,11 @@ else:
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+#: Threads that apply the taps phones send on their sockets (PostgreSQL only;
+#: companion/consumers.py): a table's taps take turns, different tables' run side
+#: by side. At most the connection pool's size.
+SEGNALINO_TAP_THREADS = int(os.environ.get("SEGNALINO_TAP_THREADS", "4"))
+
 # Redis: how server processes tell each other of changes (pub/sub, companion/live.py),
 # the cache and the Celery broker, when REDIS_URL is set. Without it there is one
 # server process, which needs no one to tell. Channels' channel layer is not used:
