@@ -199,7 +199,8 @@ class Door:
         try:
             self.selector.register(self.listener, selectors.EVENT_READ, self._accept)
             self.selector.register(self._wakeup_r, selectors.EVENT_READ, self._drain_wakeup)
-            self.workers = [self._start(index) for index in range(self.count)]
+            for index in range(self.count):
+                self.workers.append(self._start(index))
             while not self.stopping:
                 for key, mask in self.selector.select(self._timeout()):
                     key.data(mask)

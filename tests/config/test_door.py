@@ -15,9 +15,12 @@ import asyncio
 import os
 import signal
 import socket
+import subprocess
+import sys
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -33,10 +36,13 @@ from tests.support.client import (
     tap_message,
 )
 from tests.support.servers import (
+    REPO,
+    free_port,
     fresh_postgres_database,
     prepare_database,
     running_door,
     server_env,
+    stop,
 )
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
@@ -83,6 +89,26 @@ def test_anything_else_has_no_table_and_goes_round_robin():
 def test_a_table_always_goes_to_the_same_worker_and_tables_spread_over_all():
     assert worker_for("ABCDE", 4) == worker_for("ABCDE", 4)
     assert {worker_for(f"T{n:04d}", 4) for n in range(100)} == {0, 1, 2, 3}
+
+
+def test_a_door_whose_workers_cannot_start_stops_with_uvicorns_startup_failure_status():
+    with running(
+        [sys.executable, "-m", "config.door", "--app", "no_such_module:application",
+         "--port", str(free_port()), "--workers", "2"],
+    ) as process:  # fmt: skip
+        assert process.wait(timeout=60) == 3
+
+
+@contextmanager
+def running(command: list[str]) -> Iterator[subprocess.Popen]:
+    process = subprocess.Popen(
+        command, cwd=REPO, env=server_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            stop(process)
 
 
 # ---------------------------------------------------------------- a real door
