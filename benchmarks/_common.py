@@ -205,11 +205,21 @@ EXTRA_PACKAGES = REPO / "benchmarks" / ".py"
 
 
 def server_command(server: str, app: str, port: int, workers: int = 1) -> list[str]:
-    """The command line of one ASGI server on 127.0.0.1:``port`` serving ``app``."""
+    """The command line of one ASGI server on 127.0.0.1:``port`` serving ``app``.
+
+    ``uvicorn`` with more than one worker is the door (``config/door.py``, as
+    ``config.serve --workers N``: each table's sockets in one process, with
+    ``make run``'s uvicorn options); ``uvicorn-shared`` is uvicorn's own workers
+    on one shared listening socket (the kernel spreads the connections)."""
     py = sys.executable
     if server == "daphne":
         return [py, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app]
-    if server == "uvicorn":
+    if server == "uvicorn" and workers > 1:
+        return [
+            py, "-m", "config.door", "--app", app, "--bind", "127.0.0.1", "--port", str(port),
+            "--workers", str(workers),
+        ]  # fmt: skip
+    if server in {"uvicorn", "uvicorn-shared"}:
         return [
             py, "-m", "uvicorn", app, "--host", "127.0.0.1", "--port", str(port),
             "--loop", "uvloop", "--http", "httptools", "--ws", "websockets-sansio",

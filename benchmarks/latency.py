@@ -1006,9 +1006,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--server",
-        choices=["daphne", "uvicorn", "granian"],
+        choices=["daphne", "uvicorn", "uvicorn-shared", "granian"],
         default="uvicorn",
-        help="the ASGI server (uvicorn, granian: from benchmarks/.py, see README)",
+        help="the ASGI server (granian: from benchmarks/.py, see README); with --workers N, "
+        "uvicorn runs behind config/door.py (each table in one process, as `make run "
+        "--workers N`), uvicorn-shared runs uvicorn's own workers on one shared socket",
     )
     parser.add_argument(
         "--workers", type=int, default=1, help="server processes on the one port (default 1)"

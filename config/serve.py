@@ -6,7 +6,9 @@ for a real deployment), prints it with a QR code, and hands it to the settings,
 which derive the allowed hosts, the CSRF origins and the invite links from it.
 ``make dev`` keeps the loopback debug server for developing.
 
-Run as ``python -m config.serve [--port 8000]``.
+Run as ``python -m config.serve [--port 8000] [--workers N]``: one uvicorn process,
+or N worker processes behind one door that keeps each table's phones in one of
+them (``config/door.py``).
 """
 
 from __future__ import annotations
@@ -129,7 +131,8 @@ def main(argv: list[str] | None = None) -> None:
         "--workers",
         type=int,
         default=int(os.environ.get("WEB_CONCURRENCY", "1")),
-        help="server processes sharing the one port (more than 1 needs REDIS_URL)",
+        help="server processes behind the one port, each table's phones in one "
+        "(config/door.py; more than 1 needs REDIS_URL)",
     )
     args = parser.parse_args(argv)
     if args.workers > 1 and not os.environ.get("REDIS_URL"):
@@ -146,9 +149,15 @@ def main(argv: list[str] | None = None) -> None:
     sys.stdout.write(banner(url))
     sys.stdout.flush()
 
+    app, options = "config.asgi:application", serve_options(args.bind, args.port, args.workers)
+    if args.workers > 1:
+        from config import door
+
+        raise SystemExit(door.serve(app, options, args.workers))
+
     import uvicorn
 
-    uvicorn.run("config.asgi:application", **serve_options(args.bind, args.port, args.workers))
+    uvicorn.run(app, **options)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import time
 import uuid
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -40,9 +41,9 @@ def queries(monkeypatch):
 def _connect(name: str):
     import psycopg
 
-    return psycopg.connect(
-        DATABASE_URL.replace("/segnalino", "/postgres"), autocommit=True, application_name=name
-    )
+    # The server's own database: DATABASE_URL's may be any name (segnalino_<branch>).
+    admin = urlunsplit(urlsplit(DATABASE_URL)._replace(path="/postgres"))
+    return psycopg.connect(admin, autocommit=True, application_name=name)
 
 
 def test_a_connection_used_a_moment_ago_is_handed_over_without_a_query(queries):

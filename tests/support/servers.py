@@ -10,7 +10,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -156,3 +156,63 @@ def running_server(
     finally:
         stop(process)
         log.close()
+
+
+@contextmanager
+def running_door(
+    env: dict[str, str],
+    workers: int = 2,
+    *,
+    log_path: Path | None = None,
+) -> Iterator[tuple[str, subprocess.Popen]]:
+    """``python -m config.serve --workers N`` (the door and its workers, as `make run
+    --workers N` serves) on 127.0.0.1 and a free port; yields its base URL and the
+    door's process. Every answer says which worker gave it (``X-Segnalino-Worker:
+    <number> <pid>``, ``SEGNALINO_WORKER_HEADER=1``)."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {**env, "SEGNALINO_PUBLIC_URL": base, "SEGNALINO_WORKER_HEADER": "1"}
+    if log_path is not None:
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+    log = log_path.open("w+b") if log_path is not None else tempfile.TemporaryFile()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "config.serve", "--bind", "127.0.0.1", "--port", str(port),
+         "--workers", str(workers)],
+        cwd=REPO,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # its own process group, as in a terminal of its own
+    )  # fmt: skip
+    try:
+        try:
+            wait_for_http(base + "/")
+        except TimeoutError:
+            log.seek(0)
+            raise RuntimeError(log.read().decode(errors="replace")[-2000:]) from None
+        yield base, process
+    finally:
+        if process.poll() is None:
+            stop(process)
+        log.close()
+
+
+def fresh_postgres_database(database_url: str, label: str) -> tuple[str, Callable[[], None]]:
+    """A new, empty PostgreSQL database next to the one ``database_url`` names (same
+    server and user); returns its URL and a function that drops it."""
+    import uuid
+    from urllib.parse import urlsplit, urlunsplit
+
+    import psycopg
+
+    parts = urlsplit(database_url)
+    name = f"{parts.path.lstrip('/') or 'segnalino'}_{label}_{uuid.uuid4().hex[:8]}"
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True, connect_timeout=5) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+    def drop() -> None:
+        with psycopg.connect(admin, autocommit=True, connect_timeout=5) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    return urlunsplit(parts._replace(path=f"/{name}")), drop
