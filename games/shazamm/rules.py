@@ -369,6 +369,9 @@ def _draw(state: State, seat: int, count: int) -> int:
 # --------------------------------------------------------------------------
 
 
+#: A seat's lock as the reveal reads it: (bid, spells, clone).
+_Locked = tuple[int, list[int], int | None]
+
 # Ascending number; a card played from the hand before a cloned copy of the same
 # number; then seat order (two clones of the same number).
 _entry_key = itemgetter("spell", "cloned", "seat")
@@ -379,11 +382,12 @@ def _void(state: State, entries: list[dict[str, Any]], events: list[Event]) -> N
         events.append({"type": "void", "seat": entry["seat"], "spell": entry["spell"]})
 
 
-def _reveal(state: State) -> list[Event]:
-    lock0, lock1 = state["locked"]
-    bid0, bid1 = lock0["bid"], lock1["bid"]
-    spells0, spells1 = lock0["spells"], lock1["spells"]  # read-only from now on: shared
-    clones = [lock0["clone"], lock1["clone"]]
+def _reveal(state: State, lock0: _Locked, lock1: _Locked) -> list[Event]:
+    """Both locks revealed: the turn resolves. ``lock0`` and ``lock1`` are each seat's
+    (bid, spells, clone); the spell lists are shared from now on (read-only)."""
+    bid0, spells0, clone0 = lock0
+    bid1, spells1, clone1 = lock1
+    clones = [clone0, clone1]
     state["locked"] = [None, None]
     events: list[Event] = [
         {"type": "reveal", "bids": [bid0, bid1], "spells": [spells0, spells1], "clones": clones}
@@ -393,27 +397,32 @@ def _reveal(state: State) -> list[Event]:
     real0 = [n for n in spells0 if n != BLUFF] if BLUFF in spells0 else spells0
     real1 = [n for n in spells1 if n != BLUFF] if BLUFF in spells1 else spells1
     if real0 or real1:
-        keep_hands = state["options"]["hands"] == "tracked"
-        hands, discards = list(state["hands"] or ()), list(state["discards"])
-        for seat, real in ((0, real0), (1, real1)):
-            if real:
-                if keep_hands:
-                    hand = hands[seat] = list(hands[seat])
-                    for number in real:
-                        hand.remove(number)
-                discards[seat] = discards[seat] + real
-        if keep_hands:
+        if state["options"]["hands"] == "tracked":
+            hands = list(state["hands"] or ())
+            if real0:
+                hand = hands[0] = list(hands[0])
+                for number in real0:
+                    hand.remove(number)
+            if real1:
+                hand = hands[1] = list(hands[1])
+                for number in real1:
+                    hand.remove(number)
             state["hands"] = hands
+        discards = list(state["discards"])
+        if real0:
+            discards[0] = discards[0] + real0
+        if real1:
+            discards[1] = discards[1] + real1
         state["discards"] = discards
     state["previous"] = [spells0, spells1]
     state["stolen"] = [[], []]
     state["last"] = {
         "bids": [bid0, bid1],
         "spells": [spells0, spells1],
-        "clones": [clones[0], clones[1]],
+        "clones": [clone0, clone1],
         "final_bids": None,
         "attacks": None,
-        "steps": [],
+        "steps": events,  # what this reveal returns, once resolved
     }
 
     # Identical spells cancel out, untouchable by anything else.
@@ -465,7 +474,10 @@ def _reveal(state: State) -> list[Event]:
         "resistance": [False, False],
         "stolen": [],
     }
-    _run(state, events)
+    if queue:
+        _run(state, events)
+    else:
+        _finish_turn(state, events, ended=False)
     return events
 
 
@@ -566,13 +578,13 @@ def _finish_turn(state: State, events: list[Event], ended: bool) -> None:
     res = state["resolution"]
     bids, attacks = res["bids"], res["attacks"]  # final: the resolution ends here
     last = state["last"]
-    last["final_bids"] = list(bids)
-    last["attacks"] = list(attacks)
+    last["final_bids"] = bids
+    last["attacks"] = attacks
     round_over = ended
     if not ended:
         attack0, attack1 = attacks
         winner = 0 if attack0 > attack1 else 1 if attack1 > attack0 else None
-        events.append({"type": "attack", "attacks": [attack0, attack1], "winner": winner})
+        events.append({"type": "attack", "attacks": attacks, "winner": winner})
         toward: int | None = None
         moved = 0
         if winner is not None:
@@ -712,7 +724,7 @@ def _apply_lock(state: State, action: Lock, seat: int) -> list[Event]:
         )
     if not spells:
         pass
-    elif tracked(state):
+    elif state["options"]["hands"] == "tracked":
         hand = state["hands"][seat]
         for number in spells:
             if number not in hand:
@@ -728,16 +740,16 @@ def _apply_lock(state: State, action: Lock, seat: int) -> list[Event]:
         raise RuleError(
             _("Clone can only copy a spell your opponent played on the previous turn."),
         )
-    mine = {"bid": bid, "spells": list(spells), "clone": clone}
     other = locked[1 - seat]
-    state["locked"] = [mine, other] if seat == 0 else [other, mine]
-    events: list[Event] = [{"type": "locked", "seat": seat}]
-    if other is not None:
-        state["mana"] = list(state["mana"])  # _thaw(turn=False): _reveal replaces the rest
-        revealed = _reveal(state)
-        state["last"]["steps"].extend(revealed)
-        events.extend(revealed)
-    return events
+    if other is None:
+        mine = {"bid": bid, "spells": list(spells), "clone": clone}
+        state["locked"] = [mine, None] if seat == 0 else [None, mine]
+        return [{"type": "locked", "seat": seat}]
+    state["mana"] = list(state["mana"])  # _thaw(turn=False): _reveal replaces the rest
+    first: _Locked = (bid, list(spells), clone)
+    second: _Locked = (other["bid"], other["spells"], other["clone"])
+    revealed = _reveal(state, first, second) if seat == 0 else _reveal(state, second, first)
+    return [{"type": "locked", "seat": seat}, *revealed]
 
 
 def _apply_decide(state: State, action: Decide, seat: int) -> list[Event]:
@@ -915,19 +927,23 @@ class ShazammEngine:
         view = dict(state)
         view.pop("rng", None)
         hands = state["hands"]
-        if hands is not None:
-            view["hands"] = [
-                hands[0] if seat == 0 else len(hands[0]),
-                hands[1] if seat == 1 else len(hands[1]),
-            ]
         decks = state["decks"]
+        first, second = state["locked"]
+        # _hidden, inline, for the hands and the locks
+        if seat == 0:
+            if hands is not None:
+                view["hands"] = [hands[0], len(hands[1])]
+            view["locked"] = [first, None if second is None else True]
+        elif seat == 1:
+            if hands is not None:
+                view["hands"] = [len(hands[0]), hands[1]]
+            view["locked"] = [None if first is None else True, second]
+        else:
+            if hands is not None:
+                view["hands"] = [len(hands[0]), len(hands[1])]
+            view["locked"] = [None if first is None else True, None if second is None else True]
         if decks is not None:
             view["decks"] = [len(decks[0]), len(decks[1])]
-        first, second = state["locked"]  # _hidden, inline
-        view["locked"] = [
-            first if seat == 0 else (None if first is None else True),
-            second if seat == 1 else (None if second is None else True),
-        ]
         orders = state.get("orders")
         if orders is not None:
             view["orders"] = _hidden(orders, seat)
