@@ -372,14 +372,30 @@ def _draw(state: State, seat: int, count: int) -> int:
 #: A seat's lock as the reveal reads it: (bid, spells, clone).
 _Locked = tuple[int, list[int], int | None]
 
+#: A spell waiting in the resolution queue, as the engine works on it: (spell number,
+#: cloned, seat, stolen). The state stores each as a dict (see :func:`_stored`) only
+#: when the turn stops for a decision.
+_Entry = tuple[int, bool, int, bool]
+
 # Ascending number; a card played from the hand before a cloned copy of the same
 # number; then seat order (two clones of the same number).
-_entry_key = itemgetter("spell", "cloned", "seat")
+_entry_key = itemgetter(0, 1, 2)
 
 
-def _void(state: State, entries: list[dict[str, Any]], events: list[Event]) -> None:
+def _stored(entries: list[_Entry]) -> list[dict[str, Any]]:
+    return [
+        {"spell": spell, "seat": seat, "cloned": cloned, "stolen": stolen}
+        for spell, cloned, seat, stolen in entries
+    ]
+
+
+def _loaded(entries: list[dict[str, Any]]) -> list[_Entry]:
+    return [(e["spell"], e["cloned"], e["seat"], e["stolen"]) for e in entries]
+
+
+def _void(state: State, entries: list[_Entry], events: list[Event]) -> None:
     for entry in entries:
-        events.append({"type": "void", "seat": entry["seat"], "spell": entry["spell"]})
+        events.append({"type": "void", "seat": entry[2], "spell": entry[0]})
 
 
 def _reveal(state: State, lock0: _Locked, lock1: _Locked) -> list[Event]:
@@ -433,34 +449,33 @@ def _reveal(state: State, lock0: _Locked, lock1: _Locked) -> list[Event]:
                 events.append({"type": "cancel", "spell": number})
             real0 = [n for n in real0 if n not in common]
             real1 = [n for n in real1 if n not in common]
-    queue: list[dict[str, Any]] = []
+    queue: list[_Entry] = []
     if real0 or real1:
-        # Ascending number, then seat order: (spell, seat) pairs sort as _entry_key does.
-        pairs = [(n, 0) for n in real0]
-        pairs += [(n, 1) for n in real1]
-        pairs.sort()
-        as_entries = [{"spell": n, "seat": s, "cloned": False, "stolen": False} for n, s in pairs]
+        # Ascending number, then seat order (nothing is cloned or stolen yet)
+        as_entries = [(n, False, 0, False) for n in real0]
+        as_entries += [(n, False, 1, False) for n in real1]
+        as_entries.sort()
         if state["mutism"]:
             _void(state, as_entries, events)
-        elif pairs[0][0] == MUTISM:  # the lowest number: the first caster
+        elif as_entries[0][0] == MUTISM:  # the lowest number: the first caster
             state["mutism"] = True
-            events.append({"type": "mutism", "seat": pairs[0][1]})
-            _void(state, [e for e in as_entries if e["spell"] != MUTISM], events)
+            events.append({"type": "mutism", "seat": as_entries[0][2]})
+            _void(state, [e for e in as_entries if e[0] != MUTISM], events)
         elif CLONE not in real0 and CLONE not in real1:
             queue = as_entries
         else:
             cloned = False
             for entry in as_entries:
-                if entry["spell"] != CLONE:
+                if entry[0] != CLONE:
                     queue.append(entry)
                     continue
-                seat = entry["seat"]
+                seat = entry[2]
                 target = clones[seat]
                 if target is None:
                     _void(state, [entry], events)
                     continue
                 events.append({"type": "clone", "seat": seat, "spell": target})
-                queue.append({"spell": target, "seat": seat, "cloned": True, "stolen": False})
+                queue.append((target, True, seat, False))
                 cloned = True
             if cloned:
                 queue.sort(key=_entry_key)
@@ -486,9 +501,9 @@ def _run(state: State, events: list[Event]) -> None:
     go at the end of ``events``."""
     res = state["resolution"]
     queue = res["queue"]
-    while queue and queue[0]["spell"] < SAFE_LOSS:
+    while queue and queue[0][0] < SAFE_LOSS:
         entry = queue.pop(0)
-        number, seat = entry["spell"], entry["seat"]
+        number, seat = entry[0], entry[2]
         if number == MUTISM:  # only a cloned Mutism gets here
             state["mutism"] = True
             events.append({"type": "mutism", "seat": seat})
@@ -496,13 +511,14 @@ def _run(state: State, events: list[Event]) -> None:
             queue.clear()
         elif number == LARCENY:
             other = 1 - seat
-            stolen = [e for e in queue if e["seat"] == other]
-            queue[:] = [e for e in queue if e["seat"] != other]
-            numbers = [e["spell"] for e in stolen]
+            stolen = [e for e in queue if e[2] == other]
+            queue[:] = [e for e in queue if e[2] != other]
+            numbers = [e[0] for e in stolen]
             state["stolen"][seat].extend(numbers)
             events.append({"type": "steal", "seat": seat, "spells": numbers})
             if stolen:
-                res["stolen"] = stolen
+                res["queue"] = _stored(queue)
+                res["stolen"] = _stored(stolen)
                 state["pending"] = {
                     "seat": seat,
                     "kind": "larceny",
@@ -526,6 +542,7 @@ def _run(state: State, events: list[Event]) -> None:
             if low == high == bid:  # nothing to choose
                 events.append({"type": "recycle", "seat": seat, "bid": bid})
                 continue
+            res["queue"] = _stored(queue)
             state["pending"] = {
                 "seat": seat,
                 "kind": "recycle",
@@ -608,7 +625,7 @@ def _finish_turn(state: State, events: list[Event], ended: bool) -> None:
         safe0 = safe1 = False
         if late and moved:
             for entry in late:
-                if entry["spell"] == SAFE_LOSS and toward == entry["seat"]:
+                if entry[0] == SAFE_LOSS and toward == entry[2]:
                     if toward == 0:
                         if not safe0:
                             events.append({"type": "safe_loss", "seat": 0})
@@ -624,13 +641,13 @@ def _finish_turn(state: State, events: list[Event], ended: bool) -> None:
             mana[1] = left = mana[1] - bid1
             events.append({"type": "pay", "seat": 1, "amount": bid1, "mana": left})
         for entry in late:
-            spell = entry["spell"]
+            spell = entry[0]
             if spell == REINFORCEMENT:
-                seat = entry["seat"]
+                seat = entry[2]
                 mana[seat] = min(MAX_MANA, mana[seat] + REINFORCE_MANA)
                 events.append({"type": "reinforce", "seat": seat, "mana": mana[seat]})
             elif spell == SUCTION:
-                seat = entry["seat"]
+                seat = entry[2]
                 mana[seat] = min(MAX_MANA, mana[seat] + bids[1 - seat])
                 events.append({"type": "suction", "seat": seat, "mana": mana[seat]})
 
@@ -761,6 +778,7 @@ def _apply_decide(state: State, action: Decide, seat: int) -> list[Event]:
             _("This decision belongs to %(player)s."), player=state["names"][pending["seat"]]
         )
     res = state["resolution"]
+    res["queue"] = _loaded(res["queue"])
     events: list[Event] = []
     if pending["kind"] == "recycle":
         if not isinstance(action.value, int):
@@ -780,19 +798,20 @@ def _apply_decide(state: State, action: Decide, seat: int) -> list[Event]:
         if not isinstance(action.value, tuple):
             raise RuleError(_("Choose which of the stolen spells to apply."))
         wanted = Counter(action.value)
-        available = Counter(e["spell"] for e in res["stolen"])
+        stolen = _loaded(res["stolen"])
+        available = Counter(e[0] for e in stolen)
         for number, count in wanted.items():
             if available[number] < count:
                 raise RuleError(_("You did not steal spell %(spell)s."), spell=number)
-        kept: list[dict[str, Any]] = []
-        dropped: list[dict[str, Any]] = []
-        for entry in res["stolen"]:
-            if wanted[entry["spell"]] > 0:
-                wanted[entry["spell"]] -= 1
-                kept.append({**entry, "seat": seat, "stolen": True})
+        kept: list[_Entry] = []
+        dropped: list[_Entry] = []
+        for spell, cloned, _owner, _stolen in stolen:
+            if wanted[spell] > 0:
+                wanted[spell] -= 1
+                kept.append((spell, cloned, seat, True))
             else:
-                dropped.append({**entry, "seat": seat})
-        events.append({"type": "kept", "seat": seat, "spells": [e["spell"] for e in kept]})
+                dropped.append((spell, cloned, seat, _stolen))
+        events.append({"type": "kept", "seat": seat, "spells": [e[0] for e in kept]})
         _void(state, dropped, events)
         res["stolen"] = []
         res["queue"].extend(kept)
