@@ -33,8 +33,8 @@ Pure Python: the only randomness is the ``SeededRandom`` passed in.
 from __future__ import annotations
 
 import math
-from itertools import compress
 from collections.abc import Callable, Sequence
+from itertools import compress
 from typing import Any
 
 from games.engine.rng import SeededRandom

@@ -173,15 +173,6 @@ def _quick_lock(bid: int, spells: tuple[int, ...], clone: int | None) -> Lock:
     return lock
 
 
-def _quick_result(state: State, events: list[Event]) -> Result:
-    """``Result(state, events)``, built as :func:`_quick_lock` builds a lock."""
-    result = _new(Result)
-    fields = result.__dict__
-    fields["state"] = state
-    fields["events"] = events
-    return result
-
-
 def _spell_list(value: Any, field_name: str, low: int) -> tuple[int, ...]:
     items = as_list(value, field_name, len(CARDS))
     numbers: list[int] = []
@@ -206,19 +197,9 @@ def _parse_lock(payload: Mapping[str, Any]) -> Lock:
     bid = payload.get("bid")
     if type(bid) is not int or not 1 <= bid <= MAX_MANA:  # else the usual case, quickly
         bid = as_int(require(payload, "bid"), "bid", 1, MAX_MANA)
-    raw: Any = payload.get("spells")
-    spells: Sequence[int]
-    distinct = None
-    if type(raw) is list and _JUST_INT.issuperset(map(type, raw)):  # the usual case, quickly:
-        distinct = set(raw)  # distinct card numbers (so at most 15), given as plain ints
-        if len(distinct) != len(raw) or not distinct <= _CARD_SET:
-            distinct = None
-    if distinct is None:  # something to refuse, or numbers given as text
-        spells = _spell_list(raw, "spells", BLUFF)
-        if len(set(spells)) != len(spells):
-            raise InvalidInput(_("Each spell can be played only once per turn."))
-    else:
-        spells = raw
+    spells = _spell_list(payload.get("spells"), "spells", BLUFF)
+    if len(set(spells)) != len(spells):
+        raise InvalidInput(_("Each spell can be played only once per turn."))
     raw_clone = payload.get("clone")
     clone: int | None = None
     if raw_clone is not None:
@@ -247,6 +228,21 @@ def _parse_order(payload: Mapping[str, Any]) -> Order:
 
 
 def parse_action(payload: Mapping[str, Any]) -> Action:
+    if type(payload) is dict and payload.get("type") == "lock":
+        # The usual lock, quickly: a bid in range, distinct card numbers given as plain
+        # ints (so at most 15), no Clone copy. Anything else takes the full path.
+        bid = payload.get("bid")
+        raw = payload.get("spells")
+        if (
+            type(bid) is int
+            and 1 <= bid <= MAX_MANA
+            and type(raw) is list
+            and payload.get("clone") is None
+            and _JUST_INT.issuperset(map(type, raw))
+        ):
+            distinct = set(raw)
+            if len(distinct) == len(raw) and distinct <= _CARD_SET:
+                return _quick_lock(bid, tuple(sorted(raw)), None)
     if type(payload) is not dict and not isinstance(payload, Mapping):
         raise InvalidInput(_("Unknown action."))
     kind = payload.get("type")
@@ -919,7 +915,8 @@ class ShazammEngine:
     def apply(self, state: State, action: Any, seat: int | None = None) -> Result:
         if state["phase"] == "over":
             raise RuleError(_("The game is over."))
-        if not isinstance(action, (Lock, Decide, Order)):
+        lock = isinstance(action, Lock)
+        if not lock and not isinstance(action, (Decide, Order)):
             raise InvalidInput(_("Unknown action."))
         if seat is None:
             raise RuleError(_("Only a seated player can do this."))
@@ -927,7 +924,7 @@ class ShazammEngine:
             raise RuleError(_("There is no seat %(seat)s in this game."), seat=seat)
         # A shallow copy: each helper copies what it changes (see _thaw).
         new = dict(state)
-        if isinstance(action, Lock):
+        if lock:
             events = _apply_lock(new, action, seat)
         elif isinstance(action, Decide):
             _thaw(new)
@@ -935,7 +932,12 @@ class ShazammEngine:
         else:
             _thaw(new)
             events = _apply_order(new, action, seat)
-        return _quick_result(new, events)
+        # Result(new, events), built as _quick_lock builds a lock
+        result = _new(Result)
+        fields = result.__dict__
+        fields["state"] = new
+        fields["events"] = events
+        return result
 
     def owner(self, state: State, action: Any) -> int | None:
         """Actions carry no seat in their payload: the platform passes it to ``apply``."""
