@@ -2,6 +2,13 @@
 
 The whole generator state is two integers kept inside the game state, so a
 session replays exactly from its action log.
+
+Value n of seed s is ``splitmix64(s ^ splitmix64(n))``. Stored games replay from
+these values, so they must never change (``tests/games/shazamm/test_shazamm_replay_pins.py``
+pins some). For speed, the inner ``splitmix64(n)`` of the first counters is remembered
+once computed, and :meth:`SeededRandom.randint` and :meth:`SeededRandom.shuffle`
+do the arithmetic inline: the same numbers, drawn in the same order, with fewer Python
+operations.
 """
 
 from __future__ import annotations
@@ -11,19 +18,53 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-_MASK = (1 << 64) - 1
+_TWO_64 = 1 << 64
+_MASK = _TWO_64 - 1
+_GAMMA = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
 
 
 def _splitmix64(x: int) -> int:
-    x = (x + 0x9E3779B97F4A7C15) & _MASK
+    x = (x + _GAMMA) & _MASK
     z = x
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+    z = ((z ^ (z >> 27)) * _MIX2) & _MASK
     return z ^ (z >> 31)
+
+
+#: ``splitmix64(n)`` of the counters drawn so far, up to ``_MEMO_COUNTERS`` (any other
+#: int misses): a memo of a pure function, filled by :func:`_mixed`.
+_MIXED: dict[int, int] = {}
+_MEMO_COUNTERS = 4096
+
+
+def _mixed(n: int) -> int:
+    """``splitmix64(n)``, remembered for the first counters (a miss of ``_MIXED``)."""
+    value = _splitmix64(n)
+    if 0 < n <= _MEMO_COUNTERS:
+        _MIXED[n] = value
+    return value
+
+
+#: randint's rejection limit of the spans seen so far, up to ``_MEMO_SPANS``: values
+#: at or above it are drawn again (so that ``value % span`` has no modulo bias).
+_LIMITS: dict[int, int] = {}
+_MEMO_SPANS = 4096
+
+
+def _limit(span: int) -> int:
+    """The rejection limit of ``span``, remembered for small spans (a miss of ``_LIMITS``)."""
+    value = _TWO_64 - _TWO_64 % span
+    if span <= _MEMO_SPANS:
+        _LIMITS[span] = value
+    return value
 
 
 class SeededRandom:
     """Counter-based generator: value n is a pure function of (seed, n)."""
+
+    __slots__ = ("counter", "seed")
 
     def __init__(self, seed: int, counter: int = 0) -> None:
         self.seed = seed & _MASK
@@ -37,24 +78,59 @@ class SeededRandom:
         return {"seed": self.seed, "counter": self.counter}
 
     def next_u64(self) -> int:
-        self.counter += 1
-        return _splitmix64(self.seed ^ _splitmix64(self.counter))
+        n = self.counter = self.counter + 1
+        inner = _MIXED.get(n)
+        if inner is None:
+            inner = _mixed(n)
+        # _splitmix64(self.seed ^ inner), inline
+        z = ((self.seed ^ inner) + _GAMMA) & _MASK
+        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+        return z ^ (z >> 31)
 
     def randint(self, low: int, high: int) -> int:
         """Uniform integer in [low, high], without modulo bias."""
         if high < low:
             raise ValueError("empty range")
         span = high - low + 1
-        limit = (1 << 64) - ((1 << 64) % span)
+        limit = _LIMITS.get(span) or _limit(span)
+        seed, n = self.seed, self.counter
         while True:
-            value = self.next_u64()
+            # next_u64, inline
+            n += 1
+            inner = _MIXED.get(n)
+            if inner is None:
+                inner = _mixed(n)
+            z = ((seed ^ inner) + _GAMMA) & _MASK
+            z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+            z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+            value = z ^ (z >> 31)
             if value < limit:
+                self.counter = n
                 return low + value % span
 
     def choice(self, items: Sequence[T]) -> T:
         return items[self.randint(0, len(items) - 1)]
 
     def shuffle(self, items: list[T]) -> None:
+        """Fisher-Yates: for i from the end down to 1, swap items i and randint(0, i)."""
+        seed, n = self.seed, self.counter
+        limits = _LIMITS
         for i in range(len(items) - 1, 0, -1):
-            j = self.randint(0, i)
+            span = i + 1
+            limit = limits.get(span) or _limit(span)
+            while True:
+                # randint(0, i), inline
+                n += 1
+                inner = _MIXED.get(n)
+                if inner is None:
+                    inner = _mixed(n)
+                z = ((seed ^ inner) + _GAMMA) & _MASK
+                z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+                z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+                value = z ^ (z >> 31)
+                if value < limit:
+                    break
+            j = value % span
             items[i], items[j] = items[j], items[i]
+        self.counter = n

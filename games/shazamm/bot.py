@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from itertools import compress
 from typing import Any
 
 from games.engine.rng import SeededRandom
@@ -481,6 +482,12 @@ def choose(view: dict[str, Any], seat: int, rng: SeededRandom) -> dict[str, Any]
 # --------------------------------------------------------------------------
 
 
+#: The 8 bits of each byte, lowest first: which of 8 cards a byte of a draw plays.
+_BITS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(byte >> i & 1 for i in range(8)) for byte in range(256)
+)
+
+
 def random_choice(view: dict[str, Any], seat: int, rng: SeededRandom) -> dict[str, Any]:
     """A uniformly random legal payload for ``seat`` (a benchmark opponent).
 
@@ -504,7 +511,7 @@ def random_choice(view: dict[str, Any], seat: int, rng: SeededRandom) -> dict[st
     bits = rng.next_u64()
     hands = view["hands"]
     hand = hands[seat] if hands is not None else _hand(view, seat)
-    spells = [n for i, n in enumerate(hand) if bits >> i & 1]
+    spells = list(compress(hand, _BITS[bits & 0xFF] + _BITS[bits >> 8 & 0xFF]))
     clone = None
     if CLONE in spells and bits >> 15 & 1:
         targets = rules.clone_targets(view, seat)

@@ -157,6 +157,21 @@ class Order:
 
 Action = Lock | Decide | Order
 
+_new = object.__new__
+
+
+def _quick_lock(bid: int, spells: tuple[int, ...], clone: int | None) -> Lock:
+    """``Lock(bid, spells, clone)`` for the parser, at a third of the cost: a frozen
+    dataclass's ``__init__`` sets each field through ``object.__setattr__``; this
+    fills the new instance's ``__dict__`` directly (the same fields and values)."""
+    lock = _new(Lock)
+    fields = lock.__dict__
+    fields["bid"] = bid
+    fields["spells"] = spells
+    fields["clone"] = clone
+    fields["seat"] = None
+    return lock
+
 
 def _spell_list(value: Any, field_name: str, low: int) -> tuple[int, ...]:
     items = as_list(value, field_name, len(CARDS))
@@ -174,6 +189,10 @@ def _spell_list(value: Any, field_name: str, low: int) -> tuple[int, ...]:
     return tuple(numbers)
 
 
+_CARD_SET = frozenset(CARDS)
+_JUST_INT = frozenset((int,))
+
+
 def _parse_lock(payload: Mapping[str, Any]) -> Lock:
     bid = payload.get("bid")
     if type(bid) is not int or not 1 <= bid <= MAX_MANA:  # else the usual case, quickly
@@ -189,7 +208,7 @@ def _parse_lock(payload: Mapping[str, Any]) -> Lock:
             raise InvalidInput(_("A Clone cannot copy another Clone."))
         if CLONE not in spells:
             raise InvalidInput(_("Only a Clone spell can copy a spell: play the Clone (2)."))
-    return Lock(bid, tuple(sorted(spells)), clone)
+    return _quick_lock(bid, tuple(sorted(spells)), clone)
 
 
 def _parse_decide(payload: Mapping[str, Any]) -> Decide:
@@ -209,13 +228,28 @@ def _parse_order(payload: Mapping[str, Any]) -> Order:
 
 
 def parse_action(payload: Mapping[str, Any]) -> Action:
+    if type(payload) is dict and payload.get("type") == "lock":
+        # The usual lock, quickly: a bid in range, distinct card numbers given as plain
+        # ints (so at most 15), no Clone copy. Anything else takes the full path.
+        bid = payload.get("bid")
+        raw = payload.get("spells")
+        if (
+            type(bid) is int
+            and 1 <= bid <= MAX_MANA
+            and type(raw) is list
+            and payload.get("clone") is None
+            and _JUST_INT.issuperset(map(type, raw))
+        ):
+            distinct = set(raw)
+            if len(distinct) == len(raw) and distinct <= _CARD_SET:
+                return _quick_lock(bid, tuple(sorted(raw)), None)
     if type(payload) is not dict and not isinstance(payload, Mapping):
         raise InvalidInput(_("Unknown action."))
     kind = payload.get("type")
-    if kind not in ACTION_TYPES:  # raises the reason
-        kind = as_choice(require(payload, "type"), "type", ACTION_TYPES)
     if kind == "lock":
         return _parse_lock(payload)
+    if kind not in ACTION_TYPES:  # raises the reason
+        kind = as_choice(require(payload, "type"), "type", ACTION_TYPES)
     if kind == "decide":
         return _parse_decide(payload)
     return _parse_order(payload)
@@ -331,108 +365,141 @@ def _draw(state: State, seat: int, count: int) -> int:
 # --------------------------------------------------------------------------
 
 
+#: A seat's lock as the reveal reads it: (bid, spells, clone).
+_Locked = tuple[int, list[int], int | None]
+
+#: A spell waiting in the resolution queue, as the engine works on it: (spell number,
+#: cloned, seat, stolen). The state stores each as a dict (see :func:`_stored`) only
+#: when the turn stops for a decision.
+_Entry = tuple[int, bool, int, bool]
+
 # Ascending number; a card played from the hand before a cloned copy of the same
 # number; then seat order (two clones of the same number).
-_entry_key = itemgetter("spell", "cloned", "seat")
+_entry_key = itemgetter(0, 1, 2)
 
 
-def _void(state: State, entries: list[dict[str, Any]], events: list[Event]) -> None:
+def _stored(entries: list[_Entry]) -> list[dict[str, Any]]:
+    return [
+        {"spell": spell, "seat": seat, "cloned": cloned, "stolen": stolen}
+        for spell, cloned, seat, stolen in entries
+    ]
+
+
+def _loaded(entries: list[dict[str, Any]]) -> list[_Entry]:
+    return [(e["spell"], e["cloned"], e["seat"], e["stolen"]) for e in entries]
+
+
+def _void(state: State, entries: list[_Entry], events: list[Event]) -> None:
     for entry in entries:
-        events.append({"type": "void", "seat": entry["seat"], "spell": entry["spell"]})
+        events.append({"type": "void", "seat": entry[2], "spell": entry[0]})
 
 
-def _reveal(state: State) -> list[Event]:
-    lock0, lock1 = state["locked"]
-    bids = [lock0["bid"], lock1["bid"]]
-    spells = [lock0["spells"], lock1["spells"]]  # read-only from now on: shared
-    clones = [lock0["clone"], lock1["clone"]]
+def _reveal(state: State, lock0: _Locked, lock1: _Locked) -> list[Event]:
+    """Both locks revealed: the turn resolves. ``lock0`` and ``lock1`` are each seat's
+    (bid, spells, clone); the spell lists are shared from now on (read-only)."""
+    bid0, spells0, clone0 = lock0
+    bid1, spells1, clone1 = lock1
+    clones = [clone0, clone1]
     state["locked"] = [None, None]
-    events: list[Event] = [{"type": "reveal", "bids": bids, "spells": spells, "clones": clones}]
+    events: list[Event] = [
+        {"type": "reveal", "bids": [bid0, bid1], "spells": [spells0, spells1], "clones": clones}
+    ]
 
     # The cards leave the hands; every real spell goes to its owner's discard pile.
-    real = [[n for n in played if n != BLUFF] for played in spells]
-    if real[0] or real[1]:
-        keep_hands = tracked(state)
-        hands, discards = list(state["hands"] or ()), list(state["discards"])
-        for seat in (0, 1):
-            if real[seat]:
-                if keep_hands:
-                    hand = hands[seat] = list(hands[seat])
-                    for number in real[seat]:
-                        hand.remove(number)
-                discards[seat] = discards[seat] + real[seat]
-        if keep_hands:
+    real0 = [n for n in spells0 if n != BLUFF] if BLUFF in spells0 else spells0
+    real1 = [n for n in spells1 if n != BLUFF] if BLUFF in spells1 else spells1
+    if real0 or real1:
+        if state["options"]["hands"] == "tracked":
+            hands = list(state["hands"] or ())
+            if real0:
+                hand = hands[0] = list(hands[0])
+                for number in real0:
+                    hand.remove(number)
+            if real1:
+                hand = hands[1] = list(hands[1])
+                for number in real1:
+                    hand.remove(number)
             state["hands"] = hands
+        discards = list(state["discards"])
+        if real0:
+            discards[0] = discards[0] + real0
+        if real1:
+            discards[1] = discards[1] + real1
         state["discards"] = discards
-    state["previous"] = [spells[0], spells[1]]
+    state["previous"] = [spells0, spells1]
     state["stolen"] = [[], []]
     state["last"] = {
-        "bids": list(bids),
-        "spells": [spells[0], spells[1]],
-        "clones": list(clones),
+        "bids": [bid0, bid1],
+        "spells": [spells0, spells1],
+        "clones": [clone0, clone1],
         "final_bids": None,
         "attacks": None,
-        "steps": [],
+        "steps": events,  # what this reveal returns, once resolved
     }
 
     # Identical spells cancel out, untouchable by anything else.
-    live = real
-    if real[0] and real[1]:
-        common = set(real[0]).intersection(real[1])
+    if real0 and real1:
+        common = set(real0).intersection(real1)
         if common:
             for number in sorted(common):
                 events.append({"type": "cancel", "spell": number})
-            live = [[n for n in real[s] if n not in common] for s in (0, 1)]
-    as_entries = [
-        {"spell": n, "seat": s, "cloned": False, "stolen": False} for s in (0, 1) for n in live[s]
-    ]
-    queue: list[dict[str, Any]] = []
-    if as_entries:
-        as_entries.sort(key=_entry_key)
+            real0 = [n for n in real0 if n not in common]
+            real1 = [n for n in real1 if n not in common]
+    queue: list[_Entry] = []
+    if real0 or real1:
+        # Ascending number, then seat order (nothing is cloned or stolen yet)
+        as_entries = [(n, False, 0, False) for n in real0]
+        as_entries += [(n, False, 1, False) for n in real1]
+        as_entries.sort()
         if state["mutism"]:
             _void(state, as_entries, events)
-        elif as_entries[0]["spell"] == MUTISM:  # the lowest number: the first caster
+        elif as_entries[0][0] == MUTISM:  # the lowest number: the first caster
             state["mutism"] = True
-            events.append({"type": "mutism", "seat": as_entries[0]["seat"]})
-            _void(state, [e for e in as_entries if e["spell"] != MUTISM], events)
+            events.append({"type": "mutism", "seat": as_entries[0][2]})
+            _void(state, [e for e in as_entries if e[0] != MUTISM], events)
+        elif CLONE not in real0 and CLONE not in real1:
+            queue = as_entries
         else:
             cloned = False
             for entry in as_entries:
-                if entry["spell"] != CLONE:
+                if entry[0] != CLONE:
                     queue.append(entry)
                     continue
-                seat = entry["seat"]
+                seat = entry[2]
                 target = clones[seat]
                 if target is None:
                     _void(state, [entry], events)
                     continue
                 events.append({"type": "clone", "seat": seat, "spell": target})
-                queue.append({"spell": target, "seat": seat, "cloned": True, "stolen": False})
+                queue.append((target, True, seat, False))
                 cloned = True
             if cloned:
                 queue.sort(key=_entry_key)
 
     state["resolution"] = {
         "queue": queue,
-        "bids": list(bids),
-        "attacks": list(bids),
+        "bids": [bid0, bid1],
+        "attacks": [bid0, bid1],
         "loser_wins": False,
         "blaze": False,
         "resistance": [False, False],
         "stolen": [],
     }
-    events.extend(_run(state))
+    if queue:
+        _run(state, events)
+    else:
+        _finish_turn(state, events, ended=False)
     return events
 
 
-def _run(state: State) -> list[Event]:
-    """Resolve the queue until a decision is needed or the turn is over."""
+def _run(state: State, events: list[Event]) -> None:
+    """Resolve the queue until a decision is needed or the turn is over; the events
+    go at the end of ``events``."""
     res = state["resolution"]
     queue = res["queue"]
-    events: list[Event] = []
-    while queue and queue[0]["spell"] < SAFE_LOSS:
+    while queue and queue[0][0] < SAFE_LOSS:
         entry = queue.pop(0)
-        number, seat = entry["spell"], entry["seat"]
+        number, seat = entry[0], entry[2]
         if number == MUTISM:  # only a cloned Mutism gets here
             state["mutism"] = True
             events.append({"type": "mutism", "seat": seat})
@@ -440,13 +507,14 @@ def _run(state: State) -> list[Event]:
             queue.clear()
         elif number == LARCENY:
             other = 1 - seat
-            stolen = [e for e in queue if e["seat"] == other]
-            queue[:] = [e for e in queue if e["seat"] != other]
-            numbers = [e["spell"] for e in stolen]
+            stolen = [e for e in queue if e[2] == other]
+            queue[:] = [e for e in queue if e[2] != other]
+            numbers = [e[0] for e in stolen]
             state["stolen"][seat].extend(numbers)
             events.append({"type": "steal", "seat": seat, "spells": numbers})
             if stolen:
-                res["stolen"] = stolen
+                res["queue"] = _stored(queue)
+                res["stolen"] = _stored(stolen)
                 state["pending"] = {
                     "seat": seat,
                     "kind": "larceny",
@@ -454,13 +522,13 @@ def _run(state: State) -> list[Event]:
                 }
                 state["phase"] = "deciding"
                 events.append({"type": "decision", "seat": seat, "kind": "larceny"})
-                return events
+                return
         elif number == END_OF_ROUND:
             events.append({"type": "end_round_spell", "seat": seat})
             _void(state, queue, events)
             queue.clear()
             _finish_turn(state, events, ended=True)
-            return events
+            return
         elif number == MIDDLE:
             state["wall"] = (state["mages"][0] + state["mages"][1]) // 2
             events.append({"type": "middle", "wall": state["wall"]})
@@ -470,6 +538,7 @@ def _run(state: State) -> list[Event]:
             if low == high == bid:  # nothing to choose
                 events.append({"type": "recycle", "seat": seat, "bid": bid})
                 continue
+            res["queue"] = _stored(queue)
             state["pending"] = {
                 "seat": seat,
                 "kind": "recycle",
@@ -484,7 +553,7 @@ def _run(state: State) -> list[Event]:
             }
             state["phase"] = "deciding"
             events.append({"type": "decision", "seat": seat, "kind": "recycle"})
-            return events
+            return
         elif number == BOOST:
             res["attacks"][seat] += BOOST_ATTACK
             events.append({"type": "boost", "seat": seat, "attack": res["attacks"][seat]})
@@ -498,17 +567,21 @@ def _run(state: State) -> list[Event]:
         elif number == RESISTANCE:
             res["resistance"][seat] = True
     _finish_turn(state, events, ended=False)
-    return events
 
 
 def _move_wall(state: State, toward: int, steps: int) -> tuple[int, bool]:
     """Move the wall ``steps`` slabs toward ``toward``'s mage; (slabs moved, reached)."""
     wall = state["wall"]
-    mage = state["mages"][toward]
-    direction = -1 if toward == 0 else 1
-    target = wall + direction * steps
-    reached = target <= mage if toward == 0 else target >= mage
-    target = min(max(target, 0), SLABS - 1)
+    if toward == 0:
+        target = wall - steps
+        reached = target <= state["mages"][0]
+    else:
+        target = wall + steps
+        reached = target >= state["mages"][1]
+    if target < 0:
+        target = 0
+    elif target > SLABS - 1:
+        target = SLABS - 1
     state["wall"] = target
     return abs(target - wall), reached
 
@@ -516,15 +589,17 @@ def _move_wall(state: State, toward: int, steps: int) -> tuple[int, bool]:
 def _finish_turn(state: State, events: list[Event], ended: bool) -> None:
     """Attacks, movement, payment and the late spells; then the next turn or round."""
     res = state["resolution"]
-    state["last"]["final_bids"] = list(res["bids"])
-    state["last"]["attacks"] = list(res["attacks"])
+    bids, attacks = res["bids"], res["attacks"]  # final: the resolution ends here
+    last = state["last"]
+    last["final_bids"] = bids
+    last["attacks"] = attacks
     round_over = ended
     if not ended:
-        attacks = res["attacks"]
-        winner = 0 if attacks[0] > attacks[1] else 1 if attacks[1] > attacks[0] else None
-        events.append({"type": "attack", "attacks": list(attacks), "winner": winner})
+        attack0, attack1 = attacks
+        winner = 0 if attack0 > attack1 else 1 if attack1 > attack0 else None
+        events.append({"type": "attack", "attacks": attacks, "winner": winner})
         toward: int | None = None
-        steps = 0
+        moved = 0
         if winner is not None:
             toward, steps = 1 - winner, 1
             if res["loser_wins"]:
@@ -535,35 +610,42 @@ def _finish_turn(state: State, events: list[Event], ended: bool) -> None:
                 events.append({"type": "blaze"})
             if res["resistance"][toward]:
                 events.append({"type": "resistance", "seat": toward})
-                toward, steps = None, 0
-        moved = 0
-        if toward is not None and steps:
-            moved, round_over = _move_wall(state, toward, steps)
+                toward = None
+            else:
+                moved, round_over = _move_wall(state, toward, steps)
         events.append({"type": "move", "wall": state["wall"], "steps": moved, "toward": toward})
 
         late = res["queue"]
-        bids = res["bids"]
         mana = state["mana"]
-        safe = [False, False]
+        bid0, bid1 = bids
+        safe0 = safe1 = False
+        if late and moved:
+            for entry in late:
+                if entry[0] == SAFE_LOSS and toward == entry[2]:
+                    if toward == 0:
+                        if not safe0:
+                            events.append({"type": "safe_loss", "seat": 0})
+                        safe0 = True
+                    else:
+                        if not safe1:
+                            events.append({"type": "safe_loss", "seat": 1})
+                        safe1 = True
+        if not safe0:
+            mana[0] = left = mana[0] - bid0
+            events.append({"type": "pay", "seat": 0, "amount": bid0, "mana": left})
+        if not safe1:
+            mana[1] = left = mana[1] - bid1
+            events.append({"type": "pay", "seat": 1, "amount": bid1, "mana": left})
         for entry in late:
-            if entry["spell"] == SAFE_LOSS and toward == entry["seat"] and moved:
-                if not safe[entry["seat"]]:
-                    events.append({"type": "safe_loss", "seat": entry["seat"]})
-                safe[entry["seat"]] = True
-        for seat in (0, 1):
-            if safe[seat]:
-                continue
-            mana[seat] -= bids[seat]
-            events.append({"type": "pay", "seat": seat, "amount": bids[seat], "mana": mana[seat]})
-        for entry in late:
-            seat = entry["seat"]
-            if entry["spell"] == REINFORCEMENT:
+            spell = entry[0]
+            if spell == REINFORCEMENT:
+                seat = entry[2]
                 mana[seat] = min(MAX_MANA, mana[seat] + REINFORCE_MANA)
                 events.append({"type": "reinforce", "seat": seat, "mana": mana[seat]})
-            elif entry["spell"] == SUCTION:
+            elif spell == SUCTION:
+                seat = entry[2]
                 mana[seat] = min(MAX_MANA, mana[seat] + bids[1 - seat])
                 events.append({"type": "suction", "seat": seat, "mana": mana[seat]})
-        res["queue"] = []
 
         if not round_over and (mana[0] == 0 or mana[1] == 0):
             if mana[0] == mana[1]:
@@ -589,19 +671,20 @@ def _finish_turn(state: State, events: list[Event], ended: bool) -> None:
 
 
 def _end_round(state: State, events: list[Event]) -> None:
-    state["broken"] += 1
+    broken = state["broken"] = state["broken"] + 1
     wall = state["wall"]
-    state["mages"] = [wall - MAGE_GAP, wall + MAGE_GAP]
+    mages = state["mages"] = [wall - MAGE_GAP, wall + MAGE_GAP]
     events.append(
         {
             "type": "round_end",
             "round": state["round"],
             "wall": wall,
-            "mages": list(state["mages"]),
-            "broken": state["broken"],
+            "mages": list(mages),
+            "broken": broken,
         }
     )
-    fallen = [s for s in (0, 1) if _fallen(state, s)]
+    # _fallen, inline: a mage off the slabs left whole
+    fallen = [s for s in (0, 1) if not broken <= mages[s] <= SLABS - 1 - broken]
     if fallen:
         state["phase"] = "over"
         state["winner"] = 1 - fallen[0] if len(fallen) == 1 else None
@@ -641,41 +724,45 @@ def _wrong_phase(state: Mapping[str, Any]) -> RuleError:
 def _apply_lock(state: State, action: Lock, seat: int) -> list[Event]:
     if state["phase"] != "bidding":
         raise _wrong_phase(state)
-    if state["locked"][seat] is not None:
+    locked = state["locked"]
+    if locked[seat] is not None:
         raise RuleError(_("You have already locked in your bid this turn."))
+    bid, spells, clone = action.bid, action.spells, action.clone
     mana = state["mana"][seat]
-    if not 1 <= action.bid <= mana:
+    if not 1 <= bid <= mana:
         raise RuleError(
             _("You bid %(bid)s but you have only %(mana)s mana: bid from 1 to %(mana)s."),
-            bid=action.bid,
+            bid=bid,
             mana=mana,
         )
-    if tracked(state):
+    if not spells:
+        pass
+    elif state["options"]["hands"] == "tracked":
         hand = state["hands"][seat]
-        for number in action.spells:
+        for number in spells:
             if number not in hand:
                 raise RuleError(_("Spell %(spell)s is not in your hand."), spell=number)
     else:
         spent = state["discards"][seat]
-        for number in action.spells:
+        for number in spells:
             if number != BLUFF and number in spent:
                 raise RuleError(
                     _("You have already used spell %(spell)s in this duel."), spell=number
                 )
-    if action.clone is not None and action.clone not in clone_targets(state, seat):
+    if clone is not None and clone not in clone_targets(state, seat):
         raise RuleError(
             _("Clone can only copy a spell your opponent played on the previous turn."),
         )
-    locked = list(state["locked"])
-    locked[seat] = {"bid": action.bid, "spells": list(action.spells), "clone": action.clone}
-    state["locked"] = locked
-    events: list[Event] = [{"type": "locked", "seat": seat}]
-    if locked[1 - seat] is not None:
-        _thaw(state, turn=False)  # the locks are new; _reveal replaces the rest
-        revealed = _reveal(state)
-        state["last"]["steps"].extend(revealed)
-        events.extend(revealed)
-    return events
+    other = locked[1 - seat]
+    if other is None:
+        mine = {"bid": bid, "spells": list(spells), "clone": clone}
+        state["locked"] = [mine, None] if seat == 0 else [None, mine]
+        return [{"type": "locked", "seat": seat}]
+    state["mana"] = list(state["mana"])  # _thaw(turn=False): _reveal replaces the rest
+    first: _Locked = (bid, list(spells), clone)
+    second: _Locked = (other["bid"], other["spells"], other["clone"])
+    revealed = _reveal(state, first, second) if seat == 0 else _reveal(state, second, first)
+    return [{"type": "locked", "seat": seat}, *revealed]
 
 
 def _apply_decide(state: State, action: Decide, seat: int) -> list[Event]:
@@ -687,6 +774,7 @@ def _apply_decide(state: State, action: Decide, seat: int) -> list[Event]:
             _("This decision belongs to %(player)s."), player=state["names"][pending["seat"]]
         )
     res = state["resolution"]
+    res["queue"] = _loaded(res["queue"])
     events: list[Event] = []
     if pending["kind"] == "recycle":
         if not isinstance(action.value, int):
@@ -706,25 +794,26 @@ def _apply_decide(state: State, action: Decide, seat: int) -> list[Event]:
         if not isinstance(action.value, tuple):
             raise RuleError(_("Choose which of the stolen spells to apply."))
         wanted = Counter(action.value)
-        available = Counter(e["spell"] for e in res["stolen"])
+        stolen = _loaded(res["stolen"])
+        available = Counter(e[0] for e in stolen)
         for number, count in wanted.items():
             if available[number] < count:
                 raise RuleError(_("You did not steal spell %(spell)s."), spell=number)
-        kept: list[dict[str, Any]] = []
-        dropped: list[dict[str, Any]] = []
-        for entry in res["stolen"]:
-            if wanted[entry["spell"]] > 0:
-                wanted[entry["spell"]] -= 1
-                kept.append({**entry, "seat": seat, "stolen": True})
+        kept: list[_Entry] = []
+        dropped: list[_Entry] = []
+        for spell, cloned, _owner, _stolen in stolen:
+            if wanted[spell] > 0:
+                wanted[spell] -= 1
+                kept.append((spell, cloned, seat, True))
             else:
-                dropped.append({**entry, "seat": seat})
-        events.append({"type": "kept", "seat": seat, "spells": [e["spell"] for e in kept]})
+                dropped.append((spell, cloned, seat, _stolen))
+        events.append({"type": "kept", "seat": seat, "spells": [e[0] for e in kept]})
         _void(state, dropped, events)
         res["stolen"] = []
         res["queue"].extend(kept)
         res["queue"].sort(key=_entry_key)
     state["pending"] = None
-    events.extend(_run(state))
+    _run(state, events)
     state["last"]["steps"].extend(events)
     return events
 
@@ -821,13 +910,13 @@ class ShazammEngine:
             "rng": rng.to_state(),
         }
 
-    def parse_action(self, payload: Mapping[str, Any]) -> Action:
-        return parse_action(payload)
+    parse_action = staticmethod(parse_action)
 
     def apply(self, state: State, action: Any, seat: int | None = None) -> Result:
         if state["phase"] == "over":
             raise RuleError(_("The game is over."))
-        if not isinstance(action, (Lock, Decide, Order)):
+        lock = isinstance(action, Lock)
+        if not lock and not isinstance(action, (Decide, Order)):
             raise InvalidInput(_("Unknown action."))
         if seat is None:
             raise RuleError(_("Only a seated player can do this."))
@@ -835,7 +924,7 @@ class ShazammEngine:
             raise RuleError(_("There is no seat %(seat)s in this game."), seat=seat)
         # A shallow copy: each helper copies what it changes (see _thaw).
         new = dict(state)
-        if isinstance(action, Lock):
+        if lock:
             events = _apply_lock(new, action, seat)
         elif isinstance(action, Decide):
             _thaw(new)
@@ -843,7 +932,12 @@ class ShazammEngine:
         else:
             _thaw(new)
             events = _apply_order(new, action, seat)
-        return Result(new, events)
+        # Result(new, events), built as _quick_lock builds a lock
+        result = _new(Result)
+        fields = result.__dict__
+        fields["state"] = new
+        fields["events"] = events
+        return result
 
     def owner(self, state: State, action: Any) -> int | None:
         """Actions carry no seat in their payload: the platform passes it to ``apply``."""
@@ -854,15 +948,23 @@ class ShazammEngine:
         view = dict(state)
         view.pop("rng", None)
         hands = state["hands"]
-        if hands is not None:
-            view["hands"] = [
-                hands[0] if seat == 0 else len(hands[0]),
-                hands[1] if seat == 1 else len(hands[1]),
-            ]
         decks = state["decks"]
+        first, second = state["locked"]
+        # _hidden, inline, for the hands and the locks
+        if seat == 0:
+            if hands is not None:
+                view["hands"] = [hands[0], len(hands[1])]
+            view["locked"] = [first, None if second is None else True]
+        elif seat == 1:
+            if hands is not None:
+                view["hands"] = [len(hands[0]), hands[1]]
+            view["locked"] = [None if first is None else True, second]
+        else:
+            if hands is not None:
+                view["hands"] = [len(hands[0]), len(hands[1])]
+            view["locked"] = [None if first is None else True, None if second is None else True]
         if decks is not None:
             view["decks"] = [len(decks[0]), len(decks[1])]
-        view["locked"] = _hidden(state["locked"], seat)
         orders = state.get("orders")
         if orders is not None:
             view["orders"] = _hidden(orders, seat)
