@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from django.db import models
-from django.db.models.signals import post_save
-from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.registry import has_bot
@@ -152,22 +150,3 @@ class Checkpoint(models.Model):
 
     def __str__(self) -> str:
         return f"{self.session_id} @v{self.version}"
-
-
-@receiver(post_save, sender=Action, dispatch_uid="companion.checkpoint")
-def take_checkpoint(sender, instance: Action, created: bool, raw: bool = False, **kwargs) -> None:
-    """Every ``CHECKPOINT_EVERY`` versions, keep the state the new row produced.
-
-    Runs in the transaction that appends the row, so the checkpoint stands or
-    falls with it. The state is the session object the row was created with
-    (``services._append`` sets its state and version first): nothing is read, and
-    a row created any other way (no session object at that version) is skipped.
-    """
-    if not created or raw or instance.version % CHECKPOINT_EVERY:
-        return
-    if not Action.session.is_cached(instance):
-        return
-    session = instance.session
-    if session.version != instance.version:
-        return
-    Checkpoint.objects.create(session=session, version=instance.version, state=session.state)

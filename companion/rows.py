@@ -1,13 +1,14 @@
 """The rows every tap reads and writes, in plain SQL: the one hot path.
 
-Every game action locks its session, reads its seats and writes the new state
-(``services._submit`` → ``_append``). Through the ORM, building and compiling those
-three queries cost more CPU than PostgreSQL spent running them (the profile in
-``benchmarks/README.md``, issue 15). Here the SQL is written once per model, from
-the model's own fields (so a new field is read and converted like the ORM would),
-and each row is turned into a model instance with the same converters the ORM
-applies (JSON decoded, dates made aware), so the rest of the app sees ordinary
-``GameSession`` and ``Seat`` objects. Works on PostgreSQL and SQLite.
+Every game action locks its session, reads its seats, writes the new state and
+appends its action row (``services._submit`` → ``_append``). Through the ORM,
+building and compiling those queries cost more CPU than PostgreSQL spent running
+them (the profile in ``benchmarks/README.md``, issue 15). Here the SQL is written
+once per model, from the model's own fields (so a new field is read, converted and
+written like the ORM would), and each row read becomes a model instance through
+the same converters the ORM applies (JSON decoded, dates made aware), so the rest
+of the app sees ordinary ``GameSession``, ``Seat`` and ``Action`` objects. Works on
+PostgreSQL and SQLite.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from typing import Any
 
 from django.db import connection, models
 
-from companion.models import GameSession, Seat
+from companion import models as tables
+from companion.models import Action, Checkpoint, GameSession, Seat
 
 Converter = Callable[[Any, Any, Any], Any]
 
@@ -110,3 +112,30 @@ def save_state(session: GameSession, now: datetime) -> None:
     ]
     with connection.cursor() as cursor:
         cursor.execute(_writer(connection.vendor), [*params, session.pk])
+
+
+@functools.cache
+def _inserter(vendor: str) -> tuple[str, tuple[models.Field, ...]]:
+    meta = Action._meta
+    fields = tuple(f for f in meta.concrete_fields if not f.primary_key)
+    table = connection.ops.quote_name(meta.db_table)
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    marks = ", ".join("%s" for _f in fields)
+    pk = connection.ops.quote_name(meta.pk.column)
+    return f"INSERT INTO {table} ({columns}) VALUES ({marks}) RETURNING {pk}", fields
+
+
+def append_action(session: GameSession, now: datetime, **values: Any) -> Action:
+    """Append the action row ``session`` is now at (``values``: its fields but the
+    session and the time), in one statement, and keep a checkpoint of the state
+    every ``CHECKPOINT_EVERY`` versions. The log's only writer."""
+    row = Action(session=session, created_at=now, **values)
+    sql, fields = _inserter(connection.vendor)
+    params = [f.get_db_prep_save(getattr(row, f.attname), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        (row.pk,) = cursor.fetchone()
+    row._state.adding, row._state.db = False, connection.alias
+    if row.version % tables.CHECKPOINT_EVERY == 0 and session.version == row.version:
+        Checkpoint.objects.create(session=session, version=row.version, state=session.state)
+    return row

@@ -756,9 +756,11 @@ def _append(
     session.state = state
     session.version += 1
     session.revision += 1
-    rows.save_state(session, timezone.now())
-    return Action.objects.create(
-        session=session,
+    now = timezone.now()
+    rows.save_state(session, now)
+    return rows.append_action(
+        session,
+        now,
         version=session.version,
         kind=kind,
         seat=seat,

@@ -52,3 +52,16 @@ def test_saving_the_state_writes_state_version_revision_and_time(make_session):
     assert stored.state["note"] == "written"
     assert (stored.version, stored.revision, stored.updated_at) == (7, 9, now)
     assert stored.initial_state == session.initial_state  # nothing else touched
+
+
+def test_an_appended_action_reads_back_as_written(make_session):
+    from companion.models import Action
+
+    session = make_session()
+    applied = services.submit_action(
+        session, shot("dstructor", "dozer", 2), token="host", key="the-key"
+    )
+    stored = Action.objects.get(pk=applied.action.pk)
+    assert _fields(stored) == _fields(applied.action)
+    assert stored.payload["hits"][0]["damage"] == 2 and stored.events  # JSON both ways
+    assert stored.created_at == GameSession.objects.get(pk=session.pk).updated_at
