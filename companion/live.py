@@ -50,7 +50,7 @@ from django.conf import settings
 
 from companion import fragments
 from companion.models import Action, GameSession, Seat
-from companion.rendering import PERSONAL, SHARED, Frame, cut, part_keys, render_part
+from companion.rendering import PERSONAL, SHARED, Cuts, Frame, cut, part_keys, render_part
 from companion.selectors import LogTail, Viewer, log_tail, viewer_for
 
 logger = logging.getLogger(__name__)
@@ -240,6 +240,7 @@ class Table:
         self._verifying = False  # a check of its revision is on its way
         self._parts: dict[tuple, asyncio.Future[Frame]] = {}
         self.fragments = fragments.Store()  # pieces rendered from their values alone
+        self.cuts = Cuts()  # those pieces' frames as cut, by their HTML
 
     # -- what the table knows
 
@@ -248,6 +249,7 @@ class Table:
             self.snapshot = snapshot
             self._parts = {}  # only the latest revision's renders are kept
             self.fragments.advance()
+            self.cuts.advance()
 
     def after(
         self, session: GameSession, seats: tuple[Seat, ...], row: Action | None
@@ -284,7 +286,8 @@ class Table:
                     language,
                     snapshot.tail,
                     self.fragments,
-                )
+                ),
+                self.cuts,
             )
             for (part, key), (viewer, language) in jobs.items()
         }
@@ -429,7 +432,8 @@ class Table:
                         language,
                         snapshot.tail,
                         pieces,
-                    )
+                    ),
+                    self.cuts if pieces is not None else None,
                 )
                 for (part, viewer, language), _future in missing
             ]

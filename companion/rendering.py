@@ -138,10 +138,35 @@ class Piece:
 Frame = tuple[Piece, ...]
 
 
-def cut(html: str) -> Frame:
+def cut(html: str, cuts: Cuts | None = None) -> Frame:
     """A part or frame in fragments, each with its hash and its nested pieces: done
-    once per part and revision by the live table, not once per socket."""
-    return tuple(_piece(ident, piece) for ident, piece in fragments(html))
+    once per part and revision by the live table, not once per socket; with the
+    table's ``cuts``, a fragment whose HTML its last revision already cut is not
+    cut again (most of a table does not change)."""
+    if cuts is None:
+        return tuple(_piece(ident, piece) for ident, piece in fragments(html))
+    return tuple(cuts.piece(ident, piece) for ident, piece in fragments(html))
+
+
+class Cuts:
+    """A live table's fragments as cut, by their HTML: those its current revision
+    has used, and the last one's (as ``fragments.Store`` keeps its renders)."""
+
+    def __init__(self) -> None:
+        self.previous: dict[str, Piece] = {}
+        self.current: dict[str, Piece] = {}
+
+    def advance(self) -> None:
+        self.previous, self.current = self.current or self.previous, {}
+
+    def piece(self, ident: str, html: str) -> Piece:
+        found = self.current.get(html)
+        if found is None:
+            found = self.previous.get(html)
+            if found is None:
+                found = _piece(ident, html)
+            self.current[html] = found
+        return found
 
 
 def _piece(ident: str, html: str, *, nested: bool = False) -> Piece:

@@ -231,3 +231,14 @@ def test_paying_a_cube_sends_that_players_cubes_not_their_weapons(make_session):
     assert '<output aria-label="red">0</output>' in sent["ammo-dozer"]
     assert "Cubes 0/1/1" in sent["gear-sum-dozer"]
     assert not {"player-dozer", "gear-dozer", "weapons-dozer", "powerups-dozer"} & set(sent)
+
+
+def test_a_table_cuts_only_the_fragments_that_changed_and_forgets_old_ones():
+    cuts = rendering.Cuts()
+    first = '<div id="a" hx-swap-oob="true">1</div><div id="b" hx-swap-oob="true">2</div>'
+    a1, b1 = rendering.cut(first, cuts)
+    cuts.advance()
+    a2, b2 = rendering.cut(first.replace(">2<", ">3<"), cuts)
+    assert a2 is a1 and b2 is not b1 and "3" in b2.html  # "a" was not cut again
+    cuts.advance()
+    assert b1.html not in cuts.previous and b2.html in cuts.previous  # "2" is gone
