@@ -36,13 +36,14 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
-from channels.db import DatabaseSyncToAsync, database_sync_to_async
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.core.exceptions import BadRequest as DjangoBadRequest
 from django.core.exceptions import SuspiciousOperation
-from django.db import connection
+from django.db import close_old_connections, connection
 from django.http import QueryDict
 from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
@@ -96,7 +97,18 @@ def tap_thread(function: Any) -> Any:
         return database_sync_to_async(function)
     if _TAP_THREADS is None:
         _TAP_THREADS = ThreadPoolExecutor(threads, thread_name_prefix="segnalino-tap")
-    return DatabaseSyncToAsync(function, thread_sensitive=False, executor=_TAP_THREADS)
+
+    def run(*args: Any) -> Any:
+        # The connection is opened and given back to the pool in the tap's own
+        # context (Django keeps connections per context): closed outside it, as
+        # Channels' helper does, it stayed checked out of the pool.
+        close_old_connections()
+        try:
+            return function(*args)
+        finally:
+            close_old_connections()
+
+    return SyncToAsync(run, thread_sensitive=False, executor=_TAP_THREADS)
 
 
 class SessionConsumer(AsyncWebsocketConsumer):

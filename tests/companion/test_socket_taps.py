@@ -274,3 +274,24 @@ async def test_shot_from_the_services_still_reaches_a_socket(make_session):
     )
     assert 'data-version="1"' in await ws.receive_from(timeout=5)
     await ws.disconnect()
+
+
+async def test_taps_give_their_database_connections_back_to_the_pool(make_session):
+    # On PostgreSQL taps run in a few threads, each borrowing a pooled connection:
+    # one kept after its tap would, tap after tap, leave the pool empty.
+    from django.db import connection
+
+    pool = await sync_to_async(lambda: getattr(connection, "pool", None))()
+    if pool is None:
+        pytest.skip("set DATABASE_URL=postgres://… (a connection pool) to run it")
+    session = await new_session(make_session)
+    await sync_to_async(services.claim_seat)(session, 0, "phone-a")
+    ws = await open_socket(session.code, "phone-a")
+    for n in range(12):
+        await ws.send_to(text_data=hit(session.code, "dozer", f"pool-{n}"))
+        assert (await answer_to(ws))["type"] == "done"
+    stats = pool.get_stats()
+    # Held: this test's own connection and the one of Channels' database thread
+    # (the socket's reads); none by a tap thread.
+    assert stats["pool_size"] - stats["pool_available"] <= 2, stats
+    await ws.disconnect()
