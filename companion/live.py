@@ -57,7 +57,7 @@ logger = logging.getLogger(__name__)
 
 VERIFY_SECONDS = 4.0  # a table checks the database's revision at most this often
 CHECK_BATCH_SECONDS = 0.2  # the checks asked for within this long are one query
-REJOIN_SECONDS = 30.0  # an idle subscription checks its connection this often
+HEALTH_SECONDS = 30.0  # an idle subscription checks its connection this often
 RETRY_SECONDS = 0.5  # after a Redis error
 
 
@@ -605,7 +605,7 @@ class Relay:
             if self.url:
                 if self._subscription is None:
                     self._client = redis.asyncio.Redis.from_url(
-                        self.url, socket_keepalive=True, health_check_interval=REJOIN_SECONDS
+                        self.url, socket_keepalive=True, health_check_interval=HEALTH_SECONDS
                     )
                     self._subscription = _Subscription(
                         self._client.connection_pool, reconnected=self._reconnected
@@ -665,7 +665,7 @@ class Relay:
             try:
                 # A timeout, so an idle subscription still sends its health checks.
                 message = await subscription.get_message(
-                    ignore_subscribe_messages=True, timeout=REJOIN_SECONDS
+                    ignore_subscribe_messages=True, timeout=HEALTH_SECONDS
                 )
             except asyncio.CancelledError:
                 raise
