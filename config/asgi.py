@@ -46,7 +46,3 @@ gc.freeze()
 gc.set_threshold(
     *(int(n) for n in os.environ.get("SEGNALINO_GC_THRESHOLDS", "20000,20,20").split(","))
 )
-
-import sys  # noqa: E402
-
-sys.setswitchinterval(float(os.environ.get("SEGNALINO_SWITCH_INTERVAL", "0.005")))
