@@ -277,20 +277,25 @@ class Table:
             for part, key, job_viewer, language in self._jobs(snapshot, viewer, socket.language):
                 jobs.setdefault((part, key), (job_viewer, language))
         return {
-            (part, key): cut(
-                render_part(
-                    part,
-                    snapshot.session,
-                    snapshot.seats,
-                    viewer,
-                    language,
-                    snapshot.tail,
-                    self.fragments,
-                ),
-                self.cuts,
-            )
+            (part, key): self._cut(snapshot, part, viewer, language, self.fragments)
             for (part, key), (viewer, language) in jobs.items()
         }
+
+    def _cut(
+        self,
+        snapshot: Snapshot,
+        part: str,
+        viewer: Viewer,
+        language: str,
+        pieces: fragments.Store | None,
+    ) -> Frame:
+        """One part rendered for ``viewer`` and cut in fragments (with this table's
+        store of pieces and of cuts, unless ``pieces`` is None: a snapshot that is
+        not the table's latest keeps nothing)."""
+        html = render_part(
+            part, snapshot.session, snapshot.seats, viewer, language, snapshot.tail, pieces
+        )
+        return cut(html, self.cuts if pieces is not None else None)
 
     def offer(self, snapshot: Snapshot, rendered: dict[tuple, Frame]) -> None:
         """On the loop: the committing thread hands over a revision and its parts."""
@@ -423,18 +428,7 @@ class Table:
     ) -> None:
         def render_all() -> list[Frame]:
             return [
-                cut(
-                    render_part(
-                        part,
-                        snapshot.session,
-                        snapshot.seats,
-                        viewer,
-                        language,
-                        snapshot.tail,
-                        pieces,
-                    ),
-                    self.cuts if pieces is not None else None,
-                )
+                self._cut(snapshot, part, viewer, language, pieces)
                 for (part, viewer, language), _future in missing
             ]
 
