@@ -29,9 +29,9 @@ from tests.support.servers import (  # noqa: E402
     prepare_database,
     running_server,
     server_env,
+    serving,
     sqlite_env,
     stop,
-    wait_for_http,
 )
 
 RESULTS = REPO / "benchmarks" / "results"
@@ -289,11 +289,7 @@ def serve(
     SERVER_PIDS[port] = [p.pid for p in processes]
     base = f"http://127.0.0.1:{port}"
     try:
-        try:
-            wait_for_http(base + "/")
-        except TimeoutError:
-            log.seek(0)
-            raise RuntimeError(log.read().decode(errors="replace")[-2000:]) from None
+        serving(base, log)
         yield base
     finally:
         for process in processes:

@@ -6,9 +6,8 @@ session replays exactly from its action log.
 Value n of seed s is ``splitmix64(s ^ splitmix64(n))``. Stored games replay from
 these values, so they must never change (``tests/games/shazamm/test_shazamm_replay_pins.py``
 pins some). For speed, the inner ``splitmix64(n)`` of the first counters is remembered
-once computed, and :meth:`SeededRandom.randint` and :meth:`SeededRandom.shuffle`
-do the arithmetic inline: the same numbers, drawn in the same order, with fewer Python
-operations.
+once computed, as is the rejection limit of each small span: the same numbers,
+drawn in the same order, with fewer Python operations.
 """
 
 from __future__ import annotations
@@ -61,6 +60,22 @@ def _limit(span: int) -> int:
     return value
 
 
+def _draw(seed: int, n: int) -> int:
+    """Draw number ``n`` of the generator seeded ``seed``: splitmix64(seed ^ mix(n))."""
+    inner = _MIXED.get(n)
+    return _splitmix64(seed ^ (_mixed(n) if inner is None else inner))
+
+
+def _below(seed: int, n: int, limit: int) -> tuple[int, int]:
+    """The first draw after number ``n`` that is under ``limit`` (rejection sampling,
+    so ``value % span`` has no bias), and its number."""
+    while True:
+        n += 1
+        value = _draw(seed, n)
+        if value < limit:
+            return value, n
+
+
 class SeededRandom:
     """Counter-based generator: value n is a pure function of (seed, n)."""
 
@@ -79,35 +94,15 @@ class SeededRandom:
 
     def next_u64(self) -> int:
         n = self.counter = self.counter + 1
-        inner = _MIXED.get(n)
-        if inner is None:
-            inner = _mixed(n)
-        # _splitmix64(self.seed ^ inner), inline
-        z = ((self.seed ^ inner) + _GAMMA) & _MASK
-        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
-        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
-        return z ^ (z >> 31)
+        return _draw(self.seed, n)
 
     def randint(self, low: int, high: int) -> int:
         """Uniform integer in [low, high], without modulo bias."""
         if high < low:
             raise ValueError("empty range")
         span = high - low + 1
-        limit = _LIMITS.get(span) or _limit(span)
-        seed, n = self.seed, self.counter
-        while True:
-            # next_u64, inline
-            n += 1
-            inner = _MIXED.get(n)
-            if inner is None:
-                inner = _mixed(n)
-            z = ((seed ^ inner) + _GAMMA) & _MASK
-            z = ((z ^ (z >> 30)) * _MIX1) & _MASK
-            z = ((z ^ (z >> 27)) * _MIX2) & _MASK
-            value = z ^ (z >> 31)
-            if value < limit:
-                self.counter = n
-                return low + value % span
+        value, self.counter = _below(self.seed, self.counter, _LIMITS.get(span) or _limit(span))
+        return low + value % span
 
     def choice(self, items: Sequence[T]) -> T:
         return items[self.randint(0, len(items) - 1)]
@@ -118,19 +113,7 @@ class SeededRandom:
         limits = _LIMITS
         for i in range(len(items) - 1, 0, -1):
             span = i + 1
-            limit = limits.get(span) or _limit(span)
-            while True:
-                # randint(0, i), inline
-                n += 1
-                inner = _MIXED.get(n)
-                if inner is None:
-                    inner = _mixed(n)
-                z = ((seed ^ inner) + _GAMMA) & _MASK
-                z = ((z ^ (z >> 30)) * _MIX1) & _MASK
-                z = ((z ^ (z >> 27)) * _MIX2) & _MASK
-                value = z ^ (z >> 31)
-                if value < limit:
-                    break
+            value, n = _below(seed, n, limits.get(span) or _limit(span))
             j = value % span
             items[i], items[j] = items[j], items[i]
         self.counter = n

@@ -33,6 +33,19 @@ async def _connected(session, token: str):
     return ws
 
 
+def _count_revision_reads(monkeypatch) -> list[list[int]]:
+    """The sessions of each query for revisions the tables make, from now on."""
+    reads: list[list[int]] = []
+    real = live.read_revisions
+
+    def counted(session_ids):
+        reads.append(sorted(session_ids))
+        return real(session_ids)
+
+    monkeypatch.setattr(live, "read_revisions", counted)
+    return reads
+
+
 def _table_count(session_id: int) -> int:
     with live._tables_lock:
         return len(live._TABLES.get(session_id, {}))
@@ -257,14 +270,7 @@ async def test_the_periodic_rejoin_reads_nothing_and_a_rejoin_after_a_failure_ch
 ):
     session = await new_session(make_session)
     ws = await _connected(session, "phone-b")
-    reads: list[list[int]] = []
-    real = live.read_revisions
-
-    def counted(session_ids):
-        reads.append(sorted(session_ids))
-        return real(session_ids)
-
-    monkeypatch.setattr(live, "read_revisions", counted)
+    reads = _count_revision_reads(monkeypatch)
     await live.relay().rejoin(verify=False)
     await asyncio.sleep(0.5)
     assert reads == []  # 1,000 sockets' tables would otherwise all read at once
@@ -294,14 +300,7 @@ async def test_the_revision_checks_of_many_tables_are_one_query(make_session, mo
     # every few seconds: the tables of a process that ask together are one query.
     sessions = [await new_session(make_session) for _ in range(3)]
     phones = [await _connected(session, f"phone-{i}") for i, session in enumerate(sessions)]
-    reads: list[list[int]] = []
-    real = live.read_revisions
-
-    def counted(session_ids):
-        reads.append(sorted(session_ids))
-        return real(session_ids)
-
-    monkeypatch.setattr(live, "read_revisions", counted)
+    reads = _count_revision_reads(monkeypatch)
     monkeypatch.setattr(live, "VERIFY_SECONDS", 0.0)
     for ws in phones:
         await ws.send_to(text_data=json.dumps({"type": "ping", "revision": 0}))

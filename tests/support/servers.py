@@ -13,6 +13,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -123,6 +124,16 @@ def server_command(port: int) -> list[str]:
     ]  # fmt: skip
 
 
+def serving(base: str, log: IO[bytes]) -> None:
+    """Wait until the server at ``base`` answers; if it never does, fail with the end
+    of its output (``log``, the file it writes to)."""
+    try:
+        wait_for_http(base + "/")
+    except TimeoutError:
+        log.seek(0)
+        raise RuntimeError(log.read().decode(errors="replace")[-2000:]) from None
+
+
 @contextmanager
 def running_server(
     env: dict[str, str],
@@ -147,11 +158,7 @@ def running_server(
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        try:
-            wait_for_http(base + "/")
-        except TimeoutError:
-            log.seek(0)
-            raise RuntimeError(log.read().decode(errors="replace")[-2000:]) from None
+        serving(base, log)
         yield base
     finally:
         stop(process)
@@ -185,11 +192,7 @@ def running_door(
         start_new_session=True,  # its own process group, as in a terminal of its own
     )  # fmt: skip
     try:
-        try:
-            wait_for_http(base + "/")
-        except TimeoutError:
-            log.seek(0)
-            raise RuntimeError(log.read().decode(errors="replace")[-2000:]) from None
+        serving(base, log)
         yield base, process
     finally:
         if process.poll() is None:
