@@ -99,10 +99,9 @@ def tap_thread(function: Any) -> Any:
         _TAP_THREADS = ThreadPoolExecutor(threads, thread_name_prefix="segnalino-tap")
 
     def run(*args: Any) -> Any:
-        # The connection is opened and given back to the pool in the tap's own
-        # context (Django keeps connections per context): closed outside it, as
-        # Channels' helper does, it stayed checked out of the pool.
-        close_old_connections()
+        # Each tap runs in a context of its own, where Django keeps the connection
+        # it opens: given back to the pool there, at the end. (Channels' helper
+        # closes connections outside that context, so each stayed checked out.)
         try:
             return function(*args)
         finally:

@@ -361,8 +361,14 @@ class Table:
         self._verifying = True
         checks = _CHECKS.setdefault(self.loop, set())
         if not checks:
-            self.loop.call_later(CHECK_BATCH_SECONDS, spawn, _check_revisions(self.loop))
+            self.loop.call_later(CHECK_BATCH_SECONDS, _start_checks, self.loop)
         checks.add(self)
+
+    def check_now(self) -> None:
+        """Check the database's revision with the next batch, however recent the
+        last check."""
+        self.verified_at = 0.0
+        self.verify_soon()
 
     def checked(self, revision: int) -> None:
         """The database's revision, as a check found it: sockets that have not sent
@@ -454,6 +460,10 @@ class Table:
 
 #: Per event loop, the tables whose revision is to be checked in the next query.
 _CHECKS: dict[asyncio.AbstractEventLoop, set[Table]] = {}
+
+
+def _start_checks(loop: asyncio.AbstractEventLoop) -> None:
+    spawn(_check_revisions(loop))
 
 
 async def _check_revisions(loop: asyncio.AbstractEventLoop) -> None:
@@ -602,7 +612,7 @@ class Relay:
                         self.url, socket_keepalive=True, health_check_interval=HEALTH_SECONDS
                     )
                     self._subscription = _Subscription(
-                        self._client.connection_pool, reconnected=self._reconnected
+                        self._client.connection_pool, reconnected=self.reconnected
                     )
                 channel = redis_channel(group)
                 await self._subscription.subscribe(channel)
@@ -634,25 +644,13 @@ class Relay:
             except Exception:
                 logger.warning("relay could not close its subscription", exc_info=True)
 
-    def _reconnected(self) -> None:
-        """The subscription was lost and is back: announcements may have been
-        lost meanwhile, so every table checks its revision."""
+    def reconnected(self) -> None:
+        """The subscription was lost and is back (redis-py subscribed again):
+        announcements may have been lost meanwhile, so every table checks its
+        revision (in one query)."""
         logger.warning("relay reconnected to Redis: every table checks its revision")
         for table in tables_here():
-            table.verified_at = 0.0
-            table.verify_soon()
-
-    async def rejoin(self, *, verify: bool) -> None:
-        """Subscribe again to every group (redis-py does so after a reconnection;
-        this is for a subscription that may have been dropped on Redis's side),
-        then (``verify``) have every table check its revision."""
-        async with self.lock:
-            if self._subscription is not None and self.groups:
-                await self._subscription.subscribe(*[redis_channel(g) for g in self.groups])
-        if verify:
-            for table in tables_here():
-                table.verified_at = 0.0
-                table.verify_soon()
+            table.check_now()
 
     async def _listen(self, subscription: _Subscription) -> None:
         while True:

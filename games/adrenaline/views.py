@@ -292,8 +292,7 @@ class AdrenalinePresenter:
             player_values = players[-1]
             own = {key: player_values[key] for key in ("character", "editable")}
             players[-1]["gear"] = {
-                **{key: player_values[key] for key in ("ammo", "powerups", "weapons")},
-                **own,
+                "character": player_values["character"],
                 "ammo_values": {**own, "ammo": player_values["ammo"]},
                 "powerup_values": {
                     **own,
