@@ -232,19 +232,17 @@ class Shown:
         # Per fragment sent: what was sent of it (hashes, nested pieces').
         self.sent: dict[str, Sent] = {}
 
-    def everything(self, frame: Frame | str) -> str:
-        pieces = cut(frame) if isinstance(frame, str) else frame
-        self.sent = {p.ident: Sent.of(p) for p in pieces if p.ident}
-        return "".join(p.html for p in pieces)
+    def everything(self, frame: Frame) -> str:
+        self.sent = {p.ident: Sent.of(p) for p in frame if p.ident}
+        return "".join(p.html for p in frame)
 
-    def changes(self, frame: Frame | str) -> str:
+    def changes(self, frame: Frame) -> str:
         """The fragments that changed; of a fragment whose own HTML, around its
         nested pieces, did not change, only the nested pieces that did (and so on
         down: of a nested piece, likewise)."""
-        pieces = cut(frame) if isinstance(frame, str) else frame
         out: list[str] = []
         sent = self.sent
-        for piece in pieces:
+        for piece in frame:
             if not piece.ident:
                 out.append(piece.html)
                 continue
