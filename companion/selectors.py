@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 
 from companion.models import Action, GameSession, Seat
+from companion.paths import session_url
 from games.engine.protocol import Outcome
 from games.engine.registry import get_engine
 from games.views import presenter_for
@@ -201,15 +202,11 @@ def table_context(
 ) -> dict[str, Any]:
     """Everything the live fragments need, for one viewer.
 
-    ``include_shared=False`` skips the board, history and controls (the costly
-    part), for when their rendering is already cached. Pass ``seats`` if the
-    caller already has them.
+    ``include_shared=False``: only what the personal part shows (the seats as this
+    viewer sees them), without the status line, board, history and controls.
+    Pass ``seats`` if the caller already has them.
     """
     seats = list(session.seats.all()) if seats is None else seats
-    engine = get_engine(session.game)
-    presenter = presenter_for(session.game)
-    can_edit = viewer.can_act and not session.is_ended
-    waiting = engine.waiting_for(session.state) if not session.is_ended else []
     context: dict[str, Any] = {
         "session": session,
         "seats": seats,
@@ -225,19 +222,26 @@ def table_context(
             for s in seats
         ],
         "viewer": viewer,
-        "can_edit": can_edit,
-        "own_only": session.edit_policy == GameSession.EditPolicy.OWN,
-        "waiting": [s for s in seats if s.index in waiting],
         "has_bot": session.bots_allowed,
         # The viewer's own seat's rejoin link (a game with hidden cards): only ever
         # in the part rendered for that seat.
         "rejoin_url": _rejoin_url(session, seats, viewer),
-        "asks_edit_policy": presenter.asks_edit_policy,
-        "board_template": presenter.board_template,
-        "act_url": reverse("act", args=[session.code]),
     }
     if not include_shared:
-        return context
+        return context  # the personal part: the seats, as this viewer sees them
+    engine = get_engine(session.game)
+    presenter = presenter_for(session.game)
+    can_edit = viewer.can_act and not session.is_ended
+    waiting = engine.waiting_for(session.state) if not session.is_ended else []
+    context.update(
+        can_edit=can_edit,
+        own_only=session.edit_policy == GameSession.EditPolicy.OWN,
+        waiting=[s for s in seats if s.index in waiting],
+        asks_edit_policy=presenter.asks_edit_policy,
+        board_template=presenter.board_template,
+        act_url=session_url("act", session.code),
+        undo_url=session_url("undo", session.code),
+    )
     undo_allowed = not (engine.seat_bound and session.mode == GameSession.Mode.ONLINE)
     if tail is None or tail.version != session.version:
         tail = log_tail(session)
