@@ -1,4 +1,5 @@
-"""The URLs of a table (``act``, ``undo``, a game's own helpers), reversed once.
+"""The URLs a live part names (a table's ``act`` and ``undo``, a game's helpers and
+rules page), reversed once.
 
 A live table renders its parts after every change, and each names the same few
 URLs of its session: ``reverse`` walks the URL resolver each time (it was about a
@@ -13,11 +14,11 @@ import functools
 from django.urls import get_script_prefix, get_urlconf, reverse
 
 
-def session_url(name: str, code: str) -> str:
-    """``reverse(name, args=[code])``, kept."""
-    return _reversed(name, code, get_script_prefix(), get_urlconf())
+def url_of(name: str, arg: str) -> str:
+    """``reverse(name, args=[arg])``, kept."""
+    return _reversed(name, str(arg), get_script_prefix(), get_urlconf())
 
 
 @functools.lru_cache(maxsize=4096)
-def _reversed(name: str, code: str, _prefix: str, _urlconf: object) -> str:
-    return reverse(name, args=[code])
+def _reversed(name: str, arg: str, _prefix: str, _urlconf: object) -> str:
+    return reverse(name, args=[arg])

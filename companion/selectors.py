@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 
 from companion.models import Action, GameSession, Seat
-from companion.paths import session_url
+from companion.paths import url_of
 from games.engine.protocol import Outcome
 from games.engine.registry import get_engine
 from games.views import presenter_for
@@ -239,8 +239,8 @@ def table_context(
         waiting=[s for s in seats if s.index in waiting],
         asks_edit_policy=presenter.asks_edit_policy,
         board_template=presenter.board_template,
-        act_url=session_url("act", session.code),
-        undo_url=session_url("undo", session.code),
+        act_url=url_of("act", session.code),
+        undo_url=url_of("undo", session.code),
     )
     undo_allowed = not (engine.seat_bound and session.mode == GameSession.Mode.ONLINE)
     if tail is None or tail.version != session.version:

@@ -25,6 +25,7 @@ from django_htmx.http import push_url
 
 from companion.errors import BadRequest, NotFound
 from companion.htmx import HtmxHttpRequest
+from companion.paths import url_of
 from companion.views import _error_response
 from games.card_search import Found, find
 from games.catalog_loader import AMMO, data_file
@@ -346,7 +347,7 @@ def rules_of(game: str) -> dict[str, Any] | None:
 
 def rules_url(game: str, section: str) -> str:
     """Where a "?" help link points: one section of a game's rules page."""
-    return f"{reverse('rules', args=[game])}#{section}"
+    return f"{url_of('rules', game)}#{section}"
 
 
 @require_safe

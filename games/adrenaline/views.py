@@ -14,7 +14,7 @@ from django.views.decorators.http import require_safe
 
 from companion import services
 from companion.errors import ServiceError, error_text
-from companion.paths import session_url
+from companion.paths import url_of
 from games.adrenaline import map_view, rules
 from games.adrenaline.arena import BOARD_IDS, Square, load_board
 from games.adrenaline.game import GAME
@@ -331,7 +331,7 @@ class AdrenalinePresenter:
             "current_name": names.get(view["current"]) or CHARACTERS[current].name,
             "pickup_options": _pickup_options(cards, view),
             "shot": shot,
-            "shot_url": session_url("adrenaline_shot", session.code),
+            "shot_url": url_of("adrenaline_shot", session.code),
             "map": _worded_map(
                 map_view.map_context(
                     view,
@@ -860,7 +860,7 @@ def shot_helper(request: HttpRequest, code: str) -> HttpResponse:
         "adrenaline/shot_form.html",
         {
             "shot": shot_context(session.state, names, request.GET),
-            "act_url": session_url("act", session.code),
-            "shot_url": session_url("adrenaline_shot", session.code),
+            "act_url": url_of("act", session.code),
+            "shot_url": url_of("adrenaline_shot", session.code),
         },
     )
