@@ -43,7 +43,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.core.exceptions import BadRequest as DjangoBadRequest
 from django.core.exceptions import SuspiciousOperation
-from django.db import close_old_connections, connection
+from django.db import DEFAULT_DB_ALIAS, close_old_connections, connections
 from django.http import QueryDict
 from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
@@ -93,7 +93,9 @@ def tap_thread(function: Any) -> Any:
     other's waits for PostgreSQL (benchmarks/README.md, issue 15)."""
     global _TAP_THREADS
     threads = settings.SEGNALINO_TAP_THREADS
-    if connection.vendor == "sqlite" or threads <= 1:
+    # The engine from the settings: asking ``connection`` here, on the event loop,
+    # would make each tap's task a database wrapper of its own.
+    if connections.settings[DEFAULT_DB_ALIAS]["ENGINE"].endswith("sqlite3") or threads <= 1:
         return database_sync_to_async(function)
     if _TAP_THREADS is None:
         _TAP_THREADS = ThreadPoolExecutor(threads, thread_name_prefix="segnalino-tap")
