@@ -797,6 +797,15 @@ def shot_context(state: dict[str, Any], names: dict[int, str], params: QueryDict
     chips = [(s, cards[s].name, loaded) for s, loaded in held.items() if s in cards]
     if card is not None and card.slug not in held:
         chips.append((card.slug, card.name, None))  # one the app does not know they hold
+    scope_rows = range(
+        min(
+            sum(1 for c in shooter_state["powerups"] if c["kind"] in ("scope", None)),
+            sum(shooter_state["ammo"].values()),
+            rules.MAX_SCOPES,
+        )
+    )
+    # What the form shows, and only that: it is a live fragment keyed by these
+    # values, so a cube paid by a shooter with no scope to use leaves it alone.
     return {
         "shooter": CHARACTERS[shooter],
         "shooter_name": label(shooter_seat),
@@ -815,14 +824,10 @@ def shot_context(state: dict[str, Any], names: dict[int, str], params: QueryDict
         "targets": targets,
         "moves": moves,
         "ruled_out_picked": any(char in picked and not notes[char][0] for char in notes),
-        "scope_rows": range(
-            min(
-                sum(1 for c in shooter_state["powerups"] if c["kind"] in ("scope", None)),
-                sum(shooter_state["ammo"].values()),
-                rules.MAX_SCOPES,
-            )
-        ),
-        "scope_colours": [(c, CUBE_LABELS[c]) for c in COLOURS if shooter_state["ammo"][c] > 0],
+        "scope_rows": scope_rows,
+        "scope_colours": [
+            (c, CUBE_LABELS[c]) for c in COLOURS if scope_rows and shooter_state["ammo"][c] > 0
+        ],
     }
 
 

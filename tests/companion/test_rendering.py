@@ -244,3 +244,45 @@ def test_a_table_cuts_only_the_fragments_that_changed_and_forgets_old_ones():
     assert a2 is a1 and b2 is not b1 and "3" in b2.html  # "a" was not cut again
     cuts.advance()
     assert b1.html not in cuts.previous and b2.html in cuts.previous  # "2" is gone
+
+
+def test_a_cube_paid_by_the_shooter_leaves_the_shot_helper_alone_unless_a_scope_needs_it(
+    make_session, monkeypatch
+):
+    """The shot helper is rendered again only when what it shows changes: the
+    shooter's cubes show in it only as the colours a Targeting Scope can be paid
+    with (a cube paid is the commonest tap; the helper is the costliest piece)."""
+    from companion import fragments
+    from companion.fragments import Store
+
+    rendered: list[str] = []
+    real = fragments.render_to_string
+    monkeypatch.setattr(
+        fragments,
+        "render_to_string",
+        lambda name, values: rendered.append(name) or real(name, values),
+    )
+    session = make_session()
+    tokens = _sit_everyone(session)
+    store, shown = Store(), rendering.Shown()
+    shown.everything(_live_frame(session, tokens[1], store))
+
+    def act(action: dict) -> dict[str, str]:
+        services.submit_action(session, action, token="host", key=next_key())
+        store.advance()
+        rendered.clear()
+        return dict(rendering.fragments(shown.changes(_live_frame(session, tokens[1], store))))
+
+    def pay(delta: int) -> dict[str, str]:
+        return act({"type": "adjust", "player": "dstructor", "field": "red", "delta": delta})
+
+    sent = pay(-1)  # D-struct-OR, on turn, holds no scope
+    assert "ammo-dstructor" in sent
+    assert "adrenaline/ammo.html" in rendered and "adrenaline/tools.html" not in rendered
+    act({"type": "powerup", "player": "dstructor", "op": "draw", "kind": "scope", "colour": "blue"})
+    sent = pay(1)  # now a red cube can pay for the scope: the helper offers it
+    assert "adrenaline/tools.html" in rendered
+    assert '<option value="red">' in sent["shot-tool"]
+    sent = pay(-1)
+    assert '<option value="red">' not in sent["shot-tool"]
+    assert '<option value="blue">' in sent["shot-tool"]
