@@ -4,6 +4,7 @@ from typing import Any
 from django import template
 from django.template.loader import render_to_string
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 from companion import fragments
 
@@ -18,8 +19,12 @@ def fresh_key(context: template.Context) -> str:
     without JavaScript. Live fragments are shared between phones, so there the
     key is left empty and ``app.js`` fills in a fresh one per submission.
     """
-    value = secrets.token_urlsafe(12) if context.get("request") is not None else ""
-    return format_html('<input type="hidden" name="key" value="{}">', value)
+    if context.get("request") is None:
+        return _EMPTY_KEY
+    return format_html('<input type="hidden" name="key" value="{}">', secrets.token_urlsafe(12))
+
+
+_EMPTY_KEY = mark_safe('<input type="hidden" name="key" value="">')
 
 
 # ---------------------------------------------------------------- pure fragments
