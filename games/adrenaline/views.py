@@ -152,12 +152,15 @@ def _worded_map(values: dict[str, Any] | None) -> dict[str, Any] | None:
     }
 
 
-def _note(reason: Reason | None, moves: int | None) -> tuple[bool, str]:
-    """(may be targeted, why not or how far), in words."""
+def _note(reason: Reason | None, moves: int | None) -> dict[str, Any]:
+    """Whether the player may be targeted (``ok``) and why not or how far (``text``),
+    in words. Named, not a pair: the template engine finds ``note.0`` only after two
+    failed lookups and a ``dir()``."""
     if reason is not None:
-        return False, str(REASONS[reason])
+        return {"ok": False, "text": str(REASONS[reason])}
     count = moves or 0
-    return True, ngettext("%(count)s move away", "%(count)s moves away", count) % {"count": count}
+    text = ngettext("%(count)s move away", "%(count)s moves away", count) % {"count": count}
+    return {"ok": True, "text": text}
 
 
 def character_name(slug: str | None) -> str:
@@ -293,6 +296,7 @@ class AdrenalinePresenter:
             own = {key: player_values[key] for key in ("character", "editable")}
             players[-1]["gear"] = {
                 "character": player_values["character"],
+                "cubes": {c: player["ammo"][c] for c in COLOURS},
                 "ammo_values": {**own, "ammo": player_values["ammo"]},
                 "powerup_values": {
                     **own,
@@ -823,7 +827,7 @@ def shot_context(state: dict[str, Any], names: dict[int, str], params: QueryDict
         "weapon_effects": _weapon_effects(card, effects) if weapon else [],
         "targets": targets,
         "moves": moves,
-        "ruled_out_picked": any(char in picked and not notes[char][0] for char in notes),
+        "ruled_out_picked": any(char in picked and not notes[char]["ok"] for char in notes),
         "scope_rows": scope_rows,
         "scope_colours": [
             (c, CUBE_LABELS[c]) for c in COLOURS if scope_rows and shooter_state["ammo"][c] > 0
