@@ -607,18 +607,25 @@ def _pickup_options(cards: dict[str, Card], view: dict[str, Any]) -> str:
     return html
 
 
+#: The marks of an empty damage slot, by its number: the thresholds of the
+#: adrenaline levels, the killshot and the overkill.
+_SLOT_MARKS = {3: " threshold", 6: " threshold", 11: " kill", 12: " overkill"}
+
+
 def _slots(player: dict[str, Any]) -> list[dict[str, Any]]:
-    """Twelve damage slots with the shooter's colour and the thresholds marked."""
+    """Twelve damage slots, each with its classes (the shooter's colour, the
+    thresholds marked) and who filled it: the track is re-rendered after every hit,
+    so the classes are joined here rather than by four tests per slot."""
     slots = []
     for number in range(1, 13):
         shooter = player["damage"][number - 1] if number <= len(player["damage"]) else None
+        by = CHARACTERS.get(shooter) if shooter else None
+        filled = f" c-{by.colour} filled" if by else ""
         slots.append(
             {
-                "number": number,
-                "by": CHARACTERS.get(shooter) if shooter else None,
-                "threshold": number in (3, 6),
-                "kill": number == 11,
-                "overkill": number == 12,
+                "number": str(number),
+                "by": by,
+                "classes": f"slot{filled}{_SLOT_MARKS.get(number, '')}",
             }
         )
     return slots
