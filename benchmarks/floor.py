@@ -38,13 +38,19 @@ from django.urls import path  # noqa: E402
 
 _READY = False
 PAD = "x" * 120  # the fragment is ~200 bytes, as the floor
+CREATE_LOCK = 0x5E6F1007  # the advisory lock the floor's processes take to create their table
 
 
 def _ensure_table() -> None:
     global _READY
     if _READY:
         return
-    with connection.cursor() as cursor:
+    with transaction.atomic(), connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # Floor processes started together on a fresh database would race:
+            # PostgreSQL's CREATE TABLE IF NOT EXISTS is not safe run concurrently
+            # (a duplicate key in pg_type). One at a time, under a lock.
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CREATE_LOCK])
         cursor.execute(
             "CREATE TABLE IF NOT EXISTS bench_floor "
             "(code varchar(32) PRIMARY KEY, state text NOT NULL, version integer NOT NULL)"
