@@ -428,7 +428,9 @@ def _submit(
     key = _check_key(key)
     try:
         with transaction.atomic():
-            locked = rows.lock_session(**lookup)
+            # The seats are read with the lock (one round trip): the poster's seat,
+            # the bots, the frames.
+            locked, seats = rows.lock_with_seats(**lookup)
             if locked is None:
                 raise NotFound(
                     _("No session has the code “%(code)s”."), code=lookup.get("code", "")
@@ -436,7 +438,6 @@ def _submit(
             engine = get_engine(locked.game)
             action = engine.parse_action(payload)
             _require_open(locked)
-            seats = rows.seats_of(locked)  # one read: the poster's seat, the bots, the frames
             _enforce_deadline(locked, engine, seats)
             seat = _acting_seat(locked, token, seats)
             owner = engine.owner(locked.state, action)
@@ -757,8 +758,7 @@ def _append(
     session.version += 1
     session.revision += 1
     now = timezone.now()
-    rows.save_state(session, now)
-    return rows.append_action(
+    return rows.write_action(
         session,
         now,
         version=session.version,
