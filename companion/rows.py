@@ -189,7 +189,7 @@ def _begins_here(raw: Any) -> bool:
     )
 
 
-_WRITTEN = ("state", "version", "revision", "updated_at")
+_WRITTEN = ("state", "version", "revision", "deadline", "updated_at")
 
 
 @functools.cache
@@ -207,8 +207,9 @@ def _writer(vendor: str) -> str:
 
 
 def save_state(session: GameSession, now: datetime) -> None:
-    """Write the session's state, version and revision (and ``updated_at``, which
-    becomes ``now``), as ``save(update_fields=…)`` would, in one statement."""
+    """Write the session's state, version, revision and deadline (and
+    ``updated_at``, which becomes ``now``), as ``save(update_fields=…)`` would, in
+    one statement."""
     with connection.cursor() as cursor:
         cursor.execute(_writer(connection.vendor), _state_params(session, now))
 

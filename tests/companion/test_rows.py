@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from companion import rows, services
 from companion.models import Action, Checkpoint, GameSession, Seat
-from tests.conftest import next_key, shot
+from tests.conftest import make_duel, next_key, shot
 
 pytestmark = pytest.mark.django_db
 
@@ -220,6 +220,29 @@ def test_a_tap_on_postgresql_sends_its_begin_with_the_reads_and_commits(make_ses
     assert sent[0].startswith("BEGIN; SELECT") and sent[1].startswith("WITH")
     assert GameSession.objects.get(pk=session.pk).version == applied.action.version == 1
     assert connection.get_autocommit() and connection.connection.autocommit
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_tap_that_starts_a_turn_writes_the_new_deadline_with_the_state():
+    session = make_duel(seed=3, turn_seconds=30)
+    first = session.deadline
+    assert first is not None
+    bid = {"type": "lock", "bid": 5, "spells": []}
+    services.submit_action(session, bid, token="anna", key="anna-bids")
+    sent: list[str] = []
+
+    def record(execute, sql, params, many, context):
+        if connection.in_atomic_block:  # the tap's transaction, not the timer task after it
+            sent.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        services.submit_action(session, bid, token="marco", key="marco-bids")
+    stored = GameSession.objects.get(pk=session.pk)
+    assert stored.version == 2 and stored.state["turn"] == 2  # both bid: the next turn
+    assert stored.deadline is not None and stored.deadline > first  # a new clock
+    if connection.vendor == "postgresql":
+        assert len(sent) == 2  # no UPDATE of its own for the deadline
 
 
 @pytest.mark.django_db(transaction=True)
