@@ -7,7 +7,12 @@ read its seats, apply, write the state, append the action, commit), ``--runs``
 times; no sockets are listening. Prints CPU and wall milliseconds per action for
 each run: the ORM's share of a tap, without a server or the live path.
 
-    .venv/bin/python benchmarks/submit.py [--actions 200] [--runs 5] [--sqlite]
+With ``--round-trips`` (PostgreSQL), one more run is traced by libpq and the script
+prints how many times per action the client sent messages and then waited for the
+server (round trips), and how many queries it sent (a query: one statement, or a
+string of them sent as one message; BEGIN and COMMIT included).
+
+    .venv/bin/python benchmarks/submit.py [--actions 200] [--runs 5] [--sqlite] [--round-trips]
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -32,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--actions", type=int, default=200)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--sqlite", action="store_true")
+    parser.add_argument("--round-trips", action="store_true")
     args = parser.parse_args(argv)
     if not args.sqlite:
         os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/segnalino_bench")
@@ -44,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
 
     tokens = [f"phone-{i}" for i in range(len(CHARACTERS))]
 
-    def run() -> tuple[float, float]:
+    def run(trace: Any = None) -> tuple[float, float]:
         session = services.create_session(
             game="adrenaline",
             seat_names=[c.title() for c in CHARACTERS],
@@ -53,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         for index, token in enumerate(tokens):
             services.claim_seat(session, index, token)
+        if trace is not None:
+            trace.start()
         cpu, wall = time.process_time(), time.perf_counter()
         for n in range(args.actions):
             services.submit_action_at(
@@ -67,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
                 key=f"k{n}",
                 seen=n,
             )
+        if trace is not None:
+            trace.stop()
         return (
             (time.process_time() - cpu) * 1000 / args.actions,
             (time.perf_counter() - wall) * 1000 / args.actions,
@@ -77,7 +88,49 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{vendor}, {args.actions} actions x {args.runs} runs, load {os.getloadavg()[0]:.1f}")
     print("CPU ms per action: " + ", ".join(f"{c:.2f}" for c, _w in figures))
     print("wall ms per action: " + ", ".join(f"{w:.2f}" for _c, w in figures))
+    if args.round_trips and vendor == "postgresql":
+        trace = _Trace()
+        run(trace)
+        trips, statements = trace.counts()
+        trips, statements = trips / args.actions, statements / args.actions
+        print(f"round trips per action: {trips:.2f}, queries sent per action: {statements:.2f}")
     return 0
+
+
+class _Trace:
+    """libpq's trace of the protocol messages of Django's connection, counted: a
+    round trip is a run of messages the client sends (F) that ends when it reads the
+    server's answer (B); a query is an Execute, or a simple Query message."""
+
+    def start(self) -> None:
+        from django.db import connection
+        from psycopg import pq
+
+        connection.ensure_connection()
+        self.pgconn = connection.connection.pgconn
+        self.file = tempfile.TemporaryFile("w+")
+        self.pgconn.trace(self.file.fileno())
+        self.pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS)
+
+    def stop(self) -> None:
+        self.pgconn.untrace()
+
+    def counts(self) -> tuple[int, int]:
+        self.file.seek(0)
+        lines = [line.split("\t") for line in self.file.read().splitlines()]
+        self.file.close()
+        trips = statements = 0
+        previous = "B"
+        for line in lines:
+            if len(line) < 3:
+                continue
+            direction, message = line[0], line[2]
+            if direction == "F" and previous == "B":
+                trips += 1
+            if direction == "F" and message in ("Execute", "Query"):
+                statements += 1
+            previous = direction
+        return trips, statements
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -428,7 +428,9 @@ def _submit(
     key = _check_key(key)
     try:
         with transaction.atomic():
-            locked = rows.lock_session(**lookup)
+            # The seats are read with the lock (one round trip): the poster's seat,
+            # the bots, the frames.
+            locked, seats = rows.lock_with_seats(**lookup)
             if locked is None:
                 raise NotFound(
                     _("No session has the code “%(code)s”."), code=lookup.get("code", "")
@@ -436,7 +438,6 @@ def _submit(
             engine = get_engine(locked.game)
             action = engine.parse_action(payload)
             _require_open(locked)
-            seats = rows.seats_of(locked)  # one read: the poster's seat, the bots, the frames
             _enforce_deadline(locked, engine, seats)
             seat = _acting_seat(locked, token, seats)
             owner = engine.owner(locked.state, action)
@@ -526,13 +527,15 @@ def _apply(
     row = _append(
         locked,
         result.state,
+        engine=engine,
+        waiting_before=waiting_before,
         kind=Action.Kind.GAME,
         seat=seat,
         key=key,
         payload=action.to_payload(),
         events=[*lead_events, *result.events],
     )
-    _after_change(locked, engine, waiting_before, seats, row)
+    _after_change(locked, engine, waiting_before, seats, row, deadline_written=True)
     return row
 
 
@@ -542,24 +545,39 @@ def _after_change(
     waiting_before: Sequence[int],
     seats: Sequence[Seat] | None = None,
     row: Action | None = None,
+    *,
+    deadline_written: bool = False,
 ) -> None:
-    """Reset the deadline when new seats are waited for; wake bots; tell the sockets.
+    """Keep the deadline in step with the state (unless ``_append`` wrote it with
+    the state: ``deadline_written``); wake bots; tell the sockets."""
+    if not deadline_written:
+        deadline = _next_deadline(locked, engine, waiting_before)
+        if deadline != locked.deadline:
+            locked.deadline = deadline
+            locked.save(update_fields=["deadline"])
+    notify(locked.pk, locked.revision, session=locked, seats=seats, row=row)
+    _schedule_followups(locked, engine.waiting_for(locked.state), seats)
+
+
+def _next_deadline(
+    locked: GameSession, engine: Any, waiting_before: Sequence[int]
+) -> datetime | None:
+    """The deadline ``locked.state`` calls for: reset when new seats are waited for.
 
     Only a move the engine can play for a seat is timed (``default_action``): a
     player building an army, say, has no clock running against them."""
-    waiting = engine.waiting_for(locked.state)
-    timed = [s for s in waiting if engine.default_action(locked.state, s) is not None]
-    if not locked.turn_seconds or not timed:
-        deadline = None
-    elif locked.deadline is None or not set(timed) <= set(waiting_before):
-        deadline = timezone.now() + timedelta(seconds=locked.turn_seconds)
-    else:
-        deadline = locked.deadline  # someone locked in: the others keep their clock
-    if deadline != locked.deadline:
-        locked.deadline = deadline
-        locked.save(update_fields=["deadline"])
-    notify(locked.pk, locked.revision, session=locked, seats=seats, row=row)
-    _schedule_followups(locked, waiting, seats)
+    if not locked.turn_seconds:
+        return None
+    timed = [
+        s
+        for s in engine.waiting_for(locked.state)
+        if engine.default_action(locked.state, s) is not None
+    ]
+    if not timed:
+        return None
+    if locked.deadline is None or not set(timed) <= set(waiting_before):
+        return timezone.now() + timedelta(seconds=locked.turn_seconds)
+    return locked.deadline  # someone locked in: the others keep their clock
 
 
 def _schedule_followups(
@@ -727,6 +745,8 @@ def undo(
         row = _append(
             locked,
             state,
+            engine=engine,
+            waiting_before=waiting_before,
             kind=Action.Kind.UNDO,
             seat=seat,
             key=key,
@@ -734,7 +754,7 @@ def undo(
             events=[],
             undoes=target.version,
         )
-        _after_change(locked, engine, waiting_before)
+        _after_change(locked, engine, waiting_before, deadline_written=True)
     return Applied(row, created=True)
 
 
@@ -746,6 +766,8 @@ def _append(
     session: GameSession,
     state: dict[str, Any],
     *,
+    engine: Any,
+    waiting_before: Sequence[int],
     kind: str,
     seat: int | None,
     key: str,
@@ -756,9 +778,10 @@ def _append(
     session.state = state
     session.version += 1
     session.revision += 1
+    # The deadline the new state calls for goes in the same statement as the state.
+    session.deadline = _next_deadline(session, engine, waiting_before)
     now = timezone.now()
-    rows.save_state(session, now)
-    return rows.append_action(
+    return rows.write_action(
         session,
         now,
         version=session.version,

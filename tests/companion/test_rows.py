@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
-from django.db import transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from companion import rows, services
-from companion.models import GameSession, Seat
-from tests.conftest import next_key, shot
+from companion.models import Action, Checkpoint, GameSession, Seat
+from tests.conftest import make_duel, next_key, shot
 
 pytestmark = pytest.mark.django_db
 
@@ -24,6 +26,7 @@ def test_a_session_and_its_seats_read_as_the_orm_reads_them(make_session):
     with transaction.atomic():
         by_code = rows.lock_session(code=session.code)
         by_pk = rows.lock_session(pk=session.pk)
+        assert by_code is not None
         seats = rows.seats_of(by_code)
     orm = GameSession.objects.get(pk=session.pk)
     assert _fields(by_code) == _fields(by_pk) == _fields(orm)
@@ -45,6 +48,7 @@ def test_saving_the_state_writes_state_version_revision_and_time(make_session):
     now = timezone.now()
     with transaction.atomic():
         locked = rows.lock_session(pk=session.pk)
+        assert locked is not None
         locked.state = {**locked.state, "note": "written"}
         locked.version, locked.revision = 7, 9
         rows.save_state(locked, now)
@@ -55,8 +59,6 @@ def test_saving_the_state_writes_state_version_revision_and_time(make_session):
 
 
 def test_an_appended_action_reads_back_as_written(make_session):
-    from companion.models import Action
-
     session = make_session()
     applied = services.submit_action(
         session, shot("dstructor", "dozer", 2), token="host", key="the-key"
@@ -65,3 +67,198 @@ def test_an_appended_action_reads_back_as_written(make_session):
     assert _fields(stored) == _fields(applied.action)
     assert stored.payload["hits"][0]["damage"] == 2 and stored.events  # JSON both ways
     assert stored.created_at == GameSession.objects.get(pk=session.pk).updated_at
+
+
+def test_the_session_and_its_seats_read_together_are_what_the_two_reads_give(make_session):
+    session = make_session()
+    services.claim_seat(session, 1, "phone-b")
+    services.submit_action(session, shot("dstructor", "dozer"), token="host", key=next_key())
+    with transaction.atomic():
+        by_code, seats_by_code = rows.lock_with_seats(code=session.code)
+        by_pk, seats_by_pk = rows.lock_with_seats(pk=session.pk)
+        alone = rows.lock_session(pk=session.pk)
+        assert alone is not None and by_code is not None
+        seats = rows.seats_of(alone)
+    assert _fields(by_code) == _fields(by_pk) == _fields(alone)
+    assert by_code.state["players"][2]["damage"] == ["dstructor"]
+    assert timezone.is_aware(by_code.updated_at)
+    together = [_fields(s) for s in seats_by_code]
+    assert together == [_fields(s) for s in seats_by_pk] == [_fields(s) for s in seats]
+    assert [s.index for s in seats_by_code] == [0, 1, 2]
+    assert seats_by_code[1].holder == "phone-b"
+    assert all(s.session is by_code for s in seats_by_code)
+
+
+def test_an_unknown_session_has_no_seats():
+    with transaction.atomic():
+        assert rows.lock_with_seats(code="NOSUCH") == (None, [])
+        assert rows.lock_with_seats(pk=987654) == (None, [])
+
+
+def _write(locked: GameSession | None, now, key: str, **changes) -> Action:
+    assert locked is not None
+    locked.state = {**locked.state, **changes}
+    locked.version += 1
+    locked.revision += 1
+    return rows.write_action(
+        locked,
+        now,
+        version=locked.version,
+        kind=Action.Kind.GAME,
+        seat=1,
+        key=key,
+        payload={"type": "note"},
+        events=[{"type": "noted"}],
+    )
+
+
+@pytest.mark.parametrize("version", [30, 31])
+def test_a_written_action_stores_the_state_the_row_and_every_32nd_version_a_checkpoint(
+    make_session, version
+):
+    session = make_session()
+    GameSession.objects.filter(pk=session.pk).update(version=version, revision=version + 5)
+    now = timezone.now()
+    with transaction.atomic():
+        locked, _seats = rows.lock_with_seats(pk=session.pk)
+        row = _write(locked, now, "the-key", note="written")
+    stored = GameSession.objects.get(pk=session.pk)
+    assert stored.state["note"] == "written"
+    assert (stored.version, stored.revision, stored.updated_at) == (version + 1, version + 6, now)
+    assert stored.initial_state == session.initial_state  # nothing else touched
+    assert _fields(Action.objects.get(pk=row.pk)) == _fields(row)
+    assert (row.version, row.key, row.created_at, row.session) == (
+        version + 1,
+        "the-key",
+        now,
+        locked,
+    )
+    kept = {c.version: c.state for c in Checkpoint.objects.filter(session=session)}
+    assert kept.get(version + 1) == (stored.state if version + 1 == 32 else None)
+
+
+def test_a_key_used_twice_fails_and_writes_nothing_of_the_second_action(make_session):
+    session = make_session()
+    services.submit_action(session, shot("dstructor", "dozer"), token="host", key="the-key")
+    before = GameSession.objects.get(pk=session.pk)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        locked, _seats = rows.lock_with_seats(code=session.code)
+        _write(locked, timezone.now(), "the-key", note="lost")
+    assert _fields(GameSession.objects.get(pk=session.pk)) == _fields(before)
+    assert Action.objects.filter(session=session).count() == 1
+    # And a phone sending that key again gets the first result back, as before.
+    again = services.submit_action(session, shot("dstructor", "dozer"), token="host", key="the-key")
+    assert again.created is False and again.action.version == 1
+
+
+# ------------------------------------------------ PostgreSQL: the BEGIN sent with the reads
+
+
+def _postgres_only() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("the BEGIN goes with the reads on PostgreSQL only")
+
+
+def _locked_elsewhere(pk: int) -> bool:
+    """Is the session's row locked, as another phone's tap (its own connection) finds?"""
+    found: list[bool] = []
+
+    def other_phone() -> None:
+        try:
+            with transaction.atomic():
+                GameSession.objects.select_for_update(nowait=True).get(pk=pk)
+            found.append(False)
+        except OperationalError:
+            found.append(True)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=other_phone)
+    thread.start()
+    thread.join(timeout=30)
+    return found == [True]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_lock_is_held_from_the_read_to_the_commit_and_an_error_undoes_everything(
+    make_session,
+):
+    _postgres_only()
+    session = make_session()
+    assert not _locked_elsewhere(session.pk)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        locked, seats = rows.lock_with_seats(code=session.code)
+        assert len(seats) == 3
+        assert _locked_elsewhere(session.pk)
+        _write(locked, timezone.now(), "lost-key", note="lost")
+        assert _locked_elsewhere(session.pk)
+        raise RuntimeError("the tap fails after writing")
+    stored = GameSession.objects.get(pk=session.pk)
+    assert (stored.version, stored.state) == (session.version, session.state)
+    assert not Action.objects.filter(session=session).exists()
+    assert not _locked_elsewhere(session.pk)
+    # Django and psycopg agree again: autocommit, no transaction open.
+    assert connection.get_autocommit() and connection.connection.autocommit
+    assert connection.connection.pgconn.transaction_status == 0  # idle
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_tap_on_postgresql_sends_its_begin_with_the_reads_and_commits(make_session):
+    _postgres_only()
+    session = make_session()
+    sent: list[str] = []
+
+    def record(execute, sql, params, many, context):
+        sent.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        applied = services.submit_action_at(
+            session.code, shot("dstructor", "dozer"), token="host", key=next_key()
+        )
+    assert len(sent) == 2  # the reads, then the writes (BEGIN and COMMIT not counted)
+    assert sent[0].startswith("BEGIN; SELECT") and sent[1].startswith("WITH")
+    assert GameSession.objects.get(pk=session.pk).version == applied.action.version == 1
+    assert connection.get_autocommit() and connection.connection.autocommit
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_tap_that_starts_a_turn_writes_the_new_deadline_with_the_state():
+    session = make_duel(seed=3, turn_seconds=30)
+    first = session.deadline
+    assert first is not None
+    bid = {"type": "lock", "bid": 5, "spells": []}
+    services.submit_action(session, bid, token="anna", key="anna-bids")
+    sent: list[str] = []
+
+    def record(execute, sql, params, many, context):
+        if connection.in_atomic_block:  # the tap's transaction, not the timer task after it
+            sent.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        services.submit_action(session, bid, token="marco", key="marco-bids")
+    stored = GameSession.objects.get(pk=session.pk)
+    assert stored.version == 2 and stored.state["turn"] == 2  # both bid: the next turn
+    assert stored.deadline is not None and stored.deadline > first  # a new clock
+    if connection.vendor == "postgresql":
+        assert len(sent) == 2  # no UPDATE of its own for the deadline
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_block_inside_a_transaction_of_its_own_is_left_to_psycopg(make_session):
+    """Under ``set_autocommit(False)`` the atomic block does not commit: psycopg
+    begins the transaction, as always, and the next one after the commit too."""
+    _postgres_only()
+    session = make_session()
+    transaction.set_autocommit(False)
+    try:
+        with transaction.atomic(savepoint=False):  # no SAVEPOINT: nothing sent before
+            locked, _seats = rows.lock_with_seats(pk=session.pk)
+        assert locked is not None and connection.connection.autocommit is False
+        transaction.commit()
+        GameSession.objects.filter(pk=session.pk).update(revision=99)
+        transaction.rollback()  # the update was in a transaction psycopg began
+    finally:
+        transaction.set_autocommit(True)
+    assert GameSession.objects.get(pk=session.pk).revision == session.revision
