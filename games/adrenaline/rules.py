@@ -13,7 +13,6 @@ where the rulebook is silent are listed in ``docs/rules/adrenaline.md``.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +29,7 @@ from games.adrenaline.scoring import (
 from games.engine.errors import InvalidInput, RuleError
 from games.engine.errors import gettext_noop as _
 from games.engine.protocol import Engine, Event, Outcome, Result, State
+from games.engine.state import copy_state
 from games.engine.validate import as_bool, as_choice, as_int, as_list, require
 
 __all__ = [
@@ -1284,7 +1284,7 @@ class AdrenalineEngine:
     def apply(self, state: State, action: Any, seat: int | None = None) -> Result:
         if state["over"]:
             raise RuleError(_("The game is over."))
-        new = upgraded(copy.deepcopy(state))
+        new = upgraded(copy_state(state))
         if isinstance(action, Shot):
             events = _apply_shot(new, action)
         elif isinstance(action, Tagback):
@@ -1317,7 +1317,7 @@ class AdrenalineEngine:
         return None
 
     def view(self, state: State, seat: int | None) -> State:
-        return upgraded(copy.deepcopy(state))
+        return upgraded(copy_state(state))
 
     def waiting_for(self, state: State) -> list[int]:
         """The companion never waits: the table plays at its own pace."""
