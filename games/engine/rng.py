@@ -6,13 +6,15 @@ session replays exactly from its action log.
 Value n of seed s is ``splitmix64(s ^ splitmix64(n))``. Stored games replay from
 these values, so they must never change (``tests/games/shazamm/test_shazamm_replay_pins.py``
 pins some). For speed, the inner ``splitmix64(n)`` of the first counters is remembered
-once computed, as is the rejection limit of each small span: the same numbers,
-drawn in the same order, with fewer Python operations.
+once computed, as is the rejection limit of each small span, and a shuffle computes
+its draws at once (:func:`_draws`): the same numbers, drawn in the same order, with
+fewer Python operations.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from struct import Struct
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -76,6 +78,59 @@ def _below(seed: int, n: int, limit: int) -> tuple[int, int]:
             return value, n
 
 
+#: Batch draws (see :func:`_draws`): each value in its own lane of 128 bits of one int.
+_LANE = 128
+_BATCH_MAX = 64  # the most draws taken at once (a shuffle of up to 65 items)
+_MEMO_BATCHES = 256
+
+#: The set-up of batch draws ``first .. first + count - 1`` seen so far (up to
+#: ``_MEMO_BATCHES``): filled by :func:`_batch`.
+_BATCHES: dict[tuple[int, int], tuple[int, int, int, int, Struct]] = {}
+
+
+def _batch(first: int, count: int) -> tuple[int, int, int, int, Struct]:
+    """For ``count`` lanes from draw number ``first``: the inner mixes of their numbers
+    (one a lane), a 1 in each lane, the increment and the 64-bit mask in each lane, and
+    how to read the lanes back."""
+    inner = ones = 0
+    for i in range(count):
+        n = first + i
+        value = _MIXED.get(n)
+        inner |= (_mixed(n) if value is None else value) << (_LANE * i)
+        ones |= 1 << (_LANE * i)
+    batch = (inner, ones, _GAMMA * ones, _MASK * ones, Struct("<" + "Q8x" * count))
+    if len(_BATCHES) < _MEMO_BATCHES:
+        _BATCHES[(first, count)] = batch
+    return batch
+
+
+def _draws(seed: int, first: int, count: int) -> tuple[int, ...]:
+    """Draws number ``first`` to ``first + count - 1`` of the generator seeded ``seed``,
+    the values :func:`_draw` gives one by one, computed at once: :func:`_splitmix64`'s
+    steps on ``count`` lanes of 128 bits of one int. The lanes never mix: each holds a
+    value under 2**65 after the addition and under 2**128 after a product (a value
+    under 2**64 times a 64-bit multiplier), every shifted value is masked back to its
+    lane's low 64 bits, and every product is too."""
+    inner, ones, gammas, masks, lanes = _BATCHES.get((first, count)) or _batch(first, count)
+    z = (seed * ones ^ inner) + gammas & masks
+    z = (z ^ z >> 30 & masks) * _MIX1 & masks
+    z = (z ^ z >> 27 & masks) * _MIX2 & masks
+    z ^= z >> 31 & masks
+    return lanes.unpack(z.to_bytes(16 * count, "little"))
+
+
+#: For a shuffle of n items: the rejection limits of its draws' spans, n down to 2.
+_SPAN_LIMITS: dict[int, tuple[int, ...]] = {}
+
+
+def _span_limits(size: int) -> tuple[int, ...]:
+    """The limits of a shuffle of ``size`` items (at most ``_BATCH_MAX + 1``), remembered."""
+    limits = _SPAN_LIMITS[size] = tuple(
+        _LIMITS.get(span) or _limit(span) for span in range(size, 1, -1)
+    )
+    return limits
+
+
 class SeededRandom:
     """Counter-based generator: value n is a pure function of (seed, n)."""
 
@@ -110,10 +165,28 @@ class SeededRandom:
     def shuffle(self, items: list[T]) -> None:
         """Fisher-Yates: for i from the end down to 1, swap items i and randint(0, i)."""
         seed, n = self.seed, self.counter
+        last = len(items) - 1
+        if 0 < last <= _BATCH_MAX:
+            # The draws at once; kept unless one is rejected (about 1 in 10**17 for a
+            # few cards), in which case the loop below draws them again, one by one.
+            values = _draws(seed, n + 1, last)
+            under = _SPAN_LIMITS.get(last + 1) or _span_limits(last + 1)
+            if all(map(int.__lt__, values, under)):
+                for i, value in zip(range(last, 0, -1), values):  # noqa: B905 (the same length)
+                    j = value % (i + 1)
+                    items[i], items[j] = items[j], items[i]
+                self.counter = n + last
+                return
         limits = _LIMITS
         for i in range(len(items) - 1, 0, -1):
             span = i + 1
-            value, n = _below(seed, n, limits.get(span) or _limit(span))
+            limit = limits.get(span) or _limit(span)
+            # _below, inline (a call less per card): the first draw under the limit
+            n += 1
+            value = _draw(seed, n)
+            while value >= limit:
+                n += 1
+                value = _draw(seed, n)
             j = value % span
             items[i], items[j] = items[j], items[i]
         self.counter = n

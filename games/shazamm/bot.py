@@ -511,7 +511,8 @@ def random_choice(view: dict[str, Any], seat: int, rng: SeededRandom) -> dict[st
     bits = rng.next_u64()
     hands = view["hands"]
     hand = hands[seat] if hands is not None else _hand(view, seat)
-    spells = list(compress(hand, _BITS[bits & 0xFF] + _BITS[bits >> 8 & 0xFF]))
+    played = _BITS[bits & 0xFF]  # the first 8 cards' bits; the next byte's for the others
+    spells = list(compress(hand, played if len(hand) <= 8 else played + _BITS[bits >> 8 & 0xFF]))
     clone = None
     if CLONE in spells and bits >> 15 & 1:
         targets = rules.clone_targets(view, seat)
@@ -530,9 +531,9 @@ def play_match(
     """Play a whole game; ``players[0]`` sits at seat ``seed % 2``. The winner's seat
     (``None`` for a draw)."""
     first = seed % 2
-    policy = {first: players[0], 1 - first: players[1]}
+    policy = players if first == 0 else players[::-1]  # by seat
     state = engine.new_state(["A", "B"], options or {}, seed)
-    rngs = {s: SeededRandom(seed * 7919 + 17 + s) for s in (0, 1)}
+    rngs = (SeededRandom(seed * 7919 + 17), SeededRandom(seed * 7919 + 18))
     waiting_for, view, parse, apply = (
         engine.waiting_for,
         engine.view,

@@ -192,6 +192,12 @@ def _spell_list(value: Any, field_name: str, low: int) -> tuple[int, ...]:
 _CARD_SET = frozenset(CARDS)
 _JUST_INT = frozenset((int,))
 
+#: The quick path's spell lists seen so far (up to ``_MEMO_SPELLS``), as given (plain
+#: ints only: looked up once their types are checked) -> as a lock holds them (sorted).
+#: A list missing here is one not yet seen, or not a valid one: checked in full.
+_SPELL_MEMO: dict[tuple[int, ...], tuple[int, ...]] = {}
+_MEMO_SPELLS = 4096
+
 
 def _parse_lock(payload: Mapping[str, Any]) -> Lock:
     bid = payload.get("bid")
@@ -240,9 +246,16 @@ def parse_action(payload: Mapping[str, Any]) -> Action:
             and payload.get("clone") is None
             and _JUST_INT.issuperset(map(type, raw))
         ):
+            given = tuple(raw)
+            spells = _SPELL_MEMO.get(given)
+            if spells is not None:
+                return _quick_lock(bid, spells, None)
             distinct = set(raw)
             if len(distinct) == len(raw) and distinct <= _CARD_SET:
-                return _quick_lock(bid, tuple(sorted(raw)), None)
+                spells = tuple(sorted(raw))
+                if len(_SPELL_MEMO) < _MEMO_SPELLS:
+                    _SPELL_MEMO[given] = spells
+                return _quick_lock(bid, spells, None)
     if type(payload) is not dict and not isinstance(payload, Mapping):
         raise InvalidInput(_("Unknown action."))
     kind = payload.get("type")
@@ -318,11 +331,12 @@ def project_decision(view: Mapping[str, Any], seat: int, value: int | tuple[int,
 def _thaw(state: State, turn: bool = True) -> None:
     """Give ``state``, a shallow copy of a state (or a view), its own copies of the
     parts that resolving an action changes in place: the mana and, with ``turn``, the
-    turn in progress (locks, orders, stolen spells, the last reveal and the
-    resolution), which a reveal replaces with new ones instead. The rest stays shared
-    with the original, which is left as it was. Whatever a helper below changes in
-    place must be copied here; anything else (the hands, decks and discard piles
-    included) may only be replaced by a new object."""
+    turn in progress (locks, orders, stolen spells and the last reveal), which a
+    reveal replaces with new ones instead. The rest stays shared with the original,
+    which is left as it was. Whatever a helper below changes in place must be copied
+    here; anything else (the hands, decks and discard piles included, and the
+    resolution, which a decision reads into new lists) may only be replaced by a new
+    object."""
     state["mana"] = list(state["mana"])
     if not turn:
         return
@@ -334,16 +348,6 @@ def _thaw(state: State, turn: bool = True) -> None:
     last = state["last"]
     if last is not None:
         state["last"] = {**last, "steps": list(last["steps"])}
-    res = state["resolution"]
-    if res is not None:
-        state["resolution"] = {
-            **res,
-            "queue": list(res["queue"]),
-            "bids": list(res["bids"]),
-            "attacks": list(res["attacks"]),
-            "resistance": list(res["resistance"]),
-            "stolen": list(res["stolen"]),
-        }
 
 
 def _fallen(state: Mapping[str, Any], seat: int) -> bool:
@@ -351,22 +355,20 @@ def _fallen(state: Mapping[str, Any], seat: int) -> bool:
     return not broken <= state["mages"][seat] <= SLABS - 1 - broken
 
 
-def _draw(state: State, seat: int, count: int) -> int:
-    decks, hands = list(state["decks"]), list(state["hands"])
-    drawn = decks[seat][:count]
-    decks[seat] = decks[seat][count:]
-    hands[seat] = sorted(hands[seat] + drawn)
-    state["decks"], state["hands"] = decks, hands
-    return len(drawn)
+def _deal(state: State, count: int) -> tuple[int, int]:
+    """Each mage draws ``count`` cards (fewer from a short deck): how many each drew."""
+    deck0, deck1 = state["decks"]
+    hand0, hand1 = state["hands"]
+    drawn0, drawn1 = deck0[:count], deck1[:count]
+    state["decks"] = [deck0[count:], deck1[count:]]
+    state["hands"] = [sorted(hand0 + drawn0), sorted(hand1 + drawn1)]
+    return len(drawn0), len(drawn1)
 
 
 # --------------------------------------------------------------------------
 # Resolution
 # --------------------------------------------------------------------------
 
-
-#: A seat's lock as the reveal reads it: (bid, spells, clone).
-_Locked = tuple[int, list[int], int | None]
 
 #: A spell waiting in the resolution queue, as the engine works on it: (spell number,
 #: cloned, seat, stolen). The state stores each as a dict (see :func:`_stored`) only
@@ -389,21 +391,50 @@ def _loaded(entries: list[dict[str, Any]]) -> list[_Entry]:
     return [(e["spell"], e["cloned"], e["seat"], e["stolen"]) for e in entries]
 
 
-def _void(state: State, entries: list[_Entry], events: list[Event]) -> None:
+def _void(entries: list[_Entry], events: list[Event]) -> None:
     for entry in entries:
         events.append({"type": "void", "seat": entry[2], "spell": entry[0]})
 
 
-def _reveal(state: State, lock0: _Locked, lock1: _Locked) -> list[Event]:
-    """Both locks revealed: the turn resolves. ``lock0`` and ``lock1`` are each seat's
-    (bid, spells, clone); the spell lists are shared from now on (read-only)."""
-    bid0, spells0, clone0 = lock0
-    bid1, spells1, clone1 = lock1
+def _resolution(
+    queue: list[_Entry],
+    bids: list[int],
+    attacks: list[int],
+    loser_wins: bool,
+    blaze: bool,
+    resistance: list[bool],
+    stolen: list[_Entry],
+) -> dict[str, Any]:
+    """The resolution in progress as the state stores it while a decision is pending."""
+    return {
+        "queue": _stored(queue),
+        "bids": bids,
+        "attacks": attacks,
+        "loser_wins": loser_wins,
+        "blaze": blaze,
+        "resistance": resistance,
+        "stolen": _stored(stolen),
+    }
+
+
+def _reveal(
+    state: State,
+    bid0: int,
+    spells0: list[int],
+    clone0: int | None,
+    bid1: int,
+    spells1: list[int],
+    clone1: int | None,
+) -> list[Event]:
+    """Both locks revealed: the turn resolves. Each seat's bid, spells and Clone's
+    target; the spell lists are shared from now on (read-only), and so are the lists
+    of bids, spells and clones that the reveal event, the turn record and
+    ``previous`` hold (the same values)."""
+    bids = [bid0, bid1]
+    spells = [spells0, spells1]
     clones = [clone0, clone1]
     state["locked"] = [None, None]
-    events: list[Event] = [
-        {"type": "reveal", "bids": [bid0, bid1], "spells": [spells0, spells1], "clones": clones}
-    ]
+    events: list[Event] = [{"type": "reveal", "bids": bids, "spells": spells, "clones": clones}]
 
     # The cards leave the hands; every real spell goes to its owner's discard pile.
     real0 = [n for n in spells0 if n != BLUFF] if BLUFF in spells0 else spells0
@@ -426,12 +457,12 @@ def _reveal(state: State, lock0: _Locked, lock1: _Locked) -> list[Event]:
         if real1:
             discards[1] = discards[1] + real1
         state["discards"] = discards
-    state["previous"] = [spells0, spells1]
+    state["previous"] = spells
     state["stolen"] = [[], []]
     state["last"] = {
-        "bids": [bid0, bid1],
-        "spells": [spells0, spells1],
-        "clones": [clone0, clone1],
+        "bids": bids,
+        "spells": spells,
+        "clones": clones,
         "final_bids": None,
         "attacks": None,
         "steps": events,  # what this reveal returns, once resolved
@@ -452,11 +483,11 @@ def _reveal(state: State, lock0: _Locked, lock1: _Locked) -> list[Event]:
         as_entries += [(n, False, 1, False) for n in real1]
         as_entries.sort()
         if state["mutism"]:
-            _void(state, as_entries, events)
+            _void(as_entries, events)
         elif as_entries[0][0] == MUTISM:  # the lowest number: the first caster
             state["mutism"] = True
             events.append({"type": "mutism", "seat": as_entries[0][2]})
-            _void(state, [e for e in as_entries if e[0] != MUTISM], events)
+            _void([e for e in as_entries if e[0] != MUTISM], events)
         elif CLONE not in real0 and CLONE not in real1:
             queue = as_entries
         else:
@@ -468,7 +499,7 @@ def _reveal(state: State, lock0: _Locked, lock1: _Locked) -> list[Event]:
                 seat = entry[2]
                 target = clones[seat]
                 if target is None:
-                    _void(state, [entry], events)
+                    _void([entry], events)
                     continue
                 events.append({"type": "clone", "seat": seat, "spell": target})
                 queue.append((target, True, seat, False))
@@ -476,45 +507,54 @@ def _reveal(state: State, lock0: _Locked, lock1: _Locked) -> list[Event]:
             if cloned:
                 queue.sort(key=_entry_key)
 
-    state["resolution"] = {
-        "queue": queue,
-        "bids": [bid0, bid1],
-        "attacks": [bid0, bid1],
-        "loser_wins": False,
-        "blaze": False,
-        "resistance": [False, False],
-        "stolen": [],
-    }
+    # The resolution starts: each seat's bid is its attack until a spell changes it.
+    # ``bids`` is shared again (only Recycle changes a bid, on a copy: _apply_decide).
     if queue:
-        _run(state, events)
+        _run(state, events, queue, bids, [bid0, bid1], False, False, [False, False])
     else:
-        _finish_turn(state, events, ended=False)
+        _finish_turn(state, events, False, bids, bids, queue, False, False, _NO_RESISTANCE)
     return events
 
 
-def _run(state: State, events: list[Event]) -> None:
-    """Resolve the queue until a decision is needed or the turn is over; the events
-    go at the end of ``events``."""
-    res = state["resolution"]
-    queue = res["queue"]
+#: Resistance played by neither seat, for a turn without spells (read only: _run, which
+#: may change it, is given a list of its own).
+_NO_RESISTANCE: list[bool] = [False, False]
+
+
+def _run(
+    state: State,
+    events: list[Event],
+    queue: list[_Entry],
+    bids: list[int],
+    attacks: list[int],
+    loser_wins: bool,
+    blaze: bool,
+    resistance: list[bool],
+) -> None:
+    """Resolve the resolution in progress until a decision is needed, which stores it
+    in ``state["resolution"]``, or the turn is over; the events go at the end of
+    ``events``. The resolution is given in parts: the ``queue`` of spells (sorted), the
+    bids (only read), the attacks so far and the effects so far; the queue, attacks
+    and resistance lists are the caller's own, changed here."""
     while queue and queue[0][0] < SAFE_LOSS:
         entry = queue.pop(0)
         number, seat = entry[0], entry[2]
         if number == MUTISM:  # only a cloned Mutism gets here
             state["mutism"] = True
             events.append({"type": "mutism", "seat": seat})
-            _void(state, queue, events)
+            _void(queue, events)
             queue.clear()
         elif number == LARCENY:
             other = 1 - seat
             stolen = [e for e in queue if e[2] == other]
-            queue[:] = [e for e in queue if e[2] != other]
+            queue = [e for e in queue if e[2] != other]
             numbers = [e[0] for e in stolen]
             state["stolen"][seat].extend(numbers)
             events.append({"type": "steal", "seat": seat, "spells": numbers})
             if stolen:
-                res["queue"] = _stored(queue)
-                res["stolen"] = _stored(stolen)
+                state["resolution"] = _resolution(
+                    queue, bids, attacks, loser_wins, blaze, resistance, stolen
+                )
                 state["pending"] = {
                     "seat": seat,
                     "kind": "larceny",
@@ -525,20 +565,21 @@ def _run(state: State, events: list[Event]) -> None:
                 return
         elif number == END_OF_ROUND:
             events.append({"type": "end_round_spell", "seat": seat})
-            _void(state, queue, events)
-            queue.clear()
-            _finish_turn(state, events, ended=True)
+            _void(queue, events)
+            _finish_turn(state, events, True, bids, attacks, [], False, False, resistance)
             return
         elif number == MIDDLE:
             state["wall"] = (state["mages"][0] + state["mages"][1]) // 2
             events.append({"type": "middle", "wall": state["wall"]})
         elif number == RECYCLE:
-            bid = res["bids"][seat]
+            bid = bids[seat]
             low, high = recycle_bounds(state, seat, bid)
             if low == high == bid:  # nothing to choose
                 events.append({"type": "recycle", "seat": seat, "bid": bid})
                 continue
-            res["queue"] = _stored(queue)
+            state["resolution"] = _resolution(
+                queue, bids, attacks, loser_wins, blaze, resistance, []
+            )
             state["pending"] = {
                 "seat": seat,
                 "kind": "recycle",
@@ -548,25 +589,25 @@ def _run(state: State, events: list[Event]) -> None:
                     "high": high,
                     "min_change": low - bid,
                     "max_change": high - bid,
-                    "bids": list(res["bids"]),
+                    "bids": list(bids),
                 },
             }
             state["phase"] = "deciding"
             events.append({"type": "decision", "seat": seat, "kind": "recycle"})
             return
         elif number == BOOST:
-            res["attacks"][seat] += BOOST_ATTACK
-            events.append({"type": "boost", "seat": seat, "attack": res["attacks"][seat]})
+            attacks[seat] += BOOST_ATTACK
+            events.append({"type": "boost", "seat": seat, "attack": attacks[seat]})
         elif number == DOUBLE_DOSE:
-            res["attacks"][seat] *= 2
-            events.append({"type": "double", "seat": seat, "attack": res["attacks"][seat]})
+            attacks[seat] *= 2
+            events.append({"type": "double", "seat": seat, "attack": attacks[seat]})
         elif number == LOSER_WINS:
-            res["loser_wins"] = True
+            loser_wins = True
         elif number == BLAZE:
-            res["blaze"] = True
+            blaze = True
         elif number == RESISTANCE:
-            res["resistance"][seat] = True
-    _finish_turn(state, events, ended=False)
+            resistance[seat] = True
+    _finish_turn(state, events, False, bids, attacks, queue, loser_wins, blaze, resistance)
 
 
 def _move_wall(state: State, toward: int, steps: int) -> tuple[int, bool]:
@@ -586,10 +627,19 @@ def _move_wall(state: State, toward: int, steps: int) -> tuple[int, bool]:
     return abs(target - wall), reached
 
 
-def _finish_turn(state: State, events: list[Event], ended: bool) -> None:
-    """Attacks, movement, payment and the late spells; then the next turn or round."""
-    res = state["resolution"]
-    bids, attacks = res["bids"], res["attacks"]  # final: the resolution ends here
+def _finish_turn(
+    state: State,
+    events: list[Event],
+    ended: bool,
+    bids: list[int],
+    attacks: list[int],
+    late: list[_Entry],
+    loser_wins: bool,
+    blaze: bool,
+    resistance: list[bool],
+) -> None:
+    """Attacks, movement, payment and the late spells (``late``: the queue's spells
+    from Safe loss on); then the next turn or round. ``bids`` and ``attacks`` are final."""
     last = state["last"]
     last["final_bids"] = bids
     last["attacks"] = attacks
@@ -602,20 +652,19 @@ def _finish_turn(state: State, events: list[Event], ended: bool) -> None:
         moved = 0
         if winner is not None:
             toward, steps = 1 - winner, 1
-            if res["loser_wins"]:
+            if loser_wins:
                 toward = winner
                 events.append({"type": "loser_wins"})
-            if res["blaze"]:
+            if blaze:
                 steps = 2
                 events.append({"type": "blaze"})
-            if res["resistance"][toward]:
+            if resistance[toward]:
                 events.append({"type": "resistance", "seat": toward})
                 toward = None
             else:
                 moved, round_over = _move_wall(state, toward, steps)
         events.append({"type": "move", "wall": state["wall"], "steps": moved, "toward": toward})
 
-        late = res["queue"]
         mana = state["mana"]
         bid0, bid1 = bids
         safe0 = safe1 = False
@@ -673,22 +722,24 @@ def _finish_turn(state: State, events: list[Event], ended: bool) -> None:
 def _end_round(state: State, events: list[Event]) -> None:
     broken = state["broken"] = state["broken"] + 1
     wall = state["wall"]
-    mages = state["mages"] = [wall - MAGE_GAP, wall + MAGE_GAP]
+    left, right = wall - MAGE_GAP, wall + MAGE_GAP
+    state["mages"] = [left, right]
     events.append(
         {
             "type": "round_end",
             "round": state["round"],
             "wall": wall,
-            "mages": list(mages),
+            "mages": [left, right],
             "broken": broken,
         }
     )
     # _fallen, inline: a mage off the slabs left whole
-    fallen = [s for s in (0, 1) if not broken <= mages[s] <= SLABS - 1 - broken]
-    if fallen:
+    fallen0 = not broken <= left <= SLABS - 1 - broken
+    fallen1 = not broken <= right <= SLABS - 1 - broken
+    if fallen0 or fallen1:
         state["phase"] = "over"
-        state["winner"] = 1 - fallen[0] if len(fallen) == 1 else None
-        state["draw"] = len(fallen) == 2
+        state["winner"] = None if fallen0 and fallen1 else 1 if fallen0 else 0
+        state["draw"] = fallen0 and fallen1
         state["mutism"] = False
         events.append({"type": "game_over", "winner": state["winner"]})
         return
@@ -697,11 +748,11 @@ def _end_round(state: State, events: list[Event]) -> None:
     state["round"] += 1
     state["turn"] = 1
     state["phase"] = "bidding"
-    if tracked(state):
+    if state["options"]["hands"] == "tracked":
+        counts = _deal(state, DRAW_PER_ROUND)
         for seat in (0, 1):
-            count = _draw(state, seat, DRAW_PER_ROUND)
-            if count:
-                events.append({"type": "drew", "seat": seat, "count": count})
+            if counts[seat]:
+                events.append({"type": "drew", "seat": seat, "count": counts[seat]})
 
 
 # --------------------------------------------------------------------------
@@ -759,9 +810,14 @@ def _apply_lock(state: State, action: Lock, seat: int) -> list[Event]:
         state["locked"] = [mine, None] if seat == 0 else [None, mine]
         return [{"type": "locked", "seat": seat}]
     state["mana"] = list(state["mana"])  # _thaw(turn=False): _reveal replaces the rest
-    first: _Locked = (bid, list(spells), clone)
-    second: _Locked = (other["bid"], other["spells"], other["clone"])
-    revealed = _reveal(state, first, second) if seat == 0 else _reveal(state, second, first)
+    if seat == 0:
+        revealed = _reveal(
+            state, bid, list(spells), clone, other["bid"], other["spells"], other["clone"]
+        )
+    else:
+        revealed = _reveal(
+            state, other["bid"], other["spells"], other["clone"], bid, list(spells), clone
+        )
     return [{"type": "locked", "seat": seat}, *revealed]
 
 
@@ -774,7 +830,8 @@ def _apply_decide(state: State, action: Decide, seat: int) -> list[Event]:
             _("This decision belongs to %(player)s."), player=state["names"][pending["seat"]]
         )
     res = state["resolution"]
-    res["queue"] = _loaded(res["queue"])
+    queue = _loaded(res["queue"])
+    bids, attacks = list(res["bids"]), list(res["attacks"])
     events: list[Event] = []
     if pending["kind"] == "recycle":
         if not isinstance(action.value, int):
@@ -787,8 +844,8 @@ def _apply_decide(state: State, action: Decide, seat: int) -> list[Event]:
                 low=options["low"],
                 high=options["high"],
             )
-        res["bids"][seat] = new_bid
-        res["attacks"][seat] += action.value
+        bids[seat] = new_bid
+        attacks[seat] += action.value
         events.append({"type": "recycle", "seat": seat, "bid": new_bid})
     else:
         if not isinstance(action.value, tuple):
@@ -808,12 +865,12 @@ def _apply_decide(state: State, action: Decide, seat: int) -> list[Event]:
             else:
                 dropped.append((spell, cloned, seat, _stolen))
         events.append({"type": "kept", "seat": seat, "spells": [e[0] for e in kept]})
-        _void(state, dropped, events)
-        res["stolen"] = []
-        res["queue"].extend(kept)
-        res["queue"].sort(key=_entry_key)
+        _void(dropped, events)
+        queue.extend(kept)
+        queue.sort(key=_entry_key)
     state["pending"] = None
-    _run(state, events)
+    loser_wins, blaze, resistance = res["loser_wins"], res["blaze"], list(res["resistance"])
+    _run(state, events, queue, bids, attacks, loser_wins, blaze, resistance)
     state["last"]["steps"].extend(events)
     return events
 
@@ -827,9 +884,9 @@ def _apply_order(state: State, action: Order, seat: int) -> list[Event]:
     events: list[Event] = [{"type": "ordered", "seat": seat}]
     if all(order is not None for order in state["orders"]):
         state["decks"] = [list(state["orders"][0]), list(state["orders"][1])]
+        counts = _deal(state, FIRST_HAND)
         for s in (0, 1):
-            count = _draw(state, s, FIRST_HAND)
-            events.append({"type": "drew", "seat": s, "count": count})
+            events.append({"type": "drew", "seat": s, "count": counts[s]})
         state["orders"] = None
         state["phase"] = "bidding"
     return events
