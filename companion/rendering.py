@@ -1,8 +1,9 @@
 """Server-rendered fragments: the same partials serve the page, the POST reply
 and the socket frame, so a phone sees the same thing whichever way it arrives.
 
-A frame has two parts. The *personal* part (status line, seats) depends on who
-is looking and is small. The *shared* part (board, controls, history) is the
+A frame has two parts. The *personal* part (the seats section: the viewer's own
+seat, the host's controls) depends on who is looking, is small and seldom
+changes. The *shared* part (status line, board, controls, history) is the
 expensive one. What each part may show a viewer is derived here, from the engine
 and the session, never from a flag a game sets: the shared part depends on the
 language, whether the viewer may act and is a spectator, and on the viewer's seat
@@ -24,15 +25,20 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from companion.fragments import CLOSE, OPEN, Store, using
+from companion.fragments import render as render_piece
 from companion.models import GameSession, Seat
-from companion.selectors import LogTail, Viewer, shared_per_seat, table_context
+from companion.selectors import (
+    SEATS_TEMPLATE,
+    LogTail,
+    Viewer,
+    seats_values,
+    shared_per_seat,
+    table_context,
+)
 
 PERSONAL = "personal"
 SHARED = "shared"
-_TEMPLATES = {
-    PERSONAL: "companion/partials/personal_frames.html",
-    SHARED: "companion/partials/shared_frames.html",
-}
+SHARED_TEMPLATE = "companion/partials/shared_frames.html"
 
 
 @dataclass(frozen=True)
@@ -67,13 +73,18 @@ def render_part(
     pieces: Store | None = None,
 ) -> str:
     """One part of a viewer's frame (``PERSONAL`` or ``SHARED``), as live fragments.
-    ``pieces``: the live table's store of ``{% fragment %}`` renders."""
+    ``pieces``: the live table's store of ``{% fragment %}`` renders.
+
+    The personal part is the seats section alone, rendered from its values: after
+    most changes they are what they were, and a live table finds its HTML by them
+    (five phones, five seats sections, none rendered again)."""
     with translation.override(language), using(pieces):
-        context = table_context(
-            session, viewer, include_shared=part == SHARED, seats=list(seats), tail=tail
-        )
+        if part == PERSONAL:
+            values = seats_values(session, list(seats), viewer, oob=True)
+            return render_piece(SEATS_TEMPLATE, values)
+        context = table_context(session, viewer, seats=list(seats), tail=tail)
         context.update(oob=True, csrf_token="")
-        return render_to_string(_TEMPLATES[part], context)
+        return render_to_string(SHARED_TEMPLATE, context)
 
 
 def render_frames(

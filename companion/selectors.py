@@ -192,26 +192,17 @@ def _rejoin_url(session: GameSession, seats: list[Seat], viewer: Viewer) -> str:
     return reverse("rejoin", args=[session.code, own.index, own.rejoin_key])
 
 
-def table_context(
-    session: GameSession,
-    viewer: Viewer,
-    *,
-    include_shared: bool = True,
-    seats: list[Seat] | None = None,
-    tail: LogTail | None = None,
-) -> dict[str, Any]:
-    """Everything the live fragments need, for one viewer.
+#: The seats section: the personal part of a live frame (``rendering.PERSONAL``).
+SEATS_TEMPLATE = "companion/partials/seats.html"
 
-    ``include_shared=False``: only what the personal part shows (the seats as this
-    viewer sees them), without the status line, board, history and controls.
-    Pass ``seats`` if the caller already has them.
-    """
-    seats = list(session.seats.all()) if seats is None else seats
-    context: dict[str, Any] = {
-        "session": session,
-        "seats": seats,
-        # The seats as plain values: the seats section is a fragment keyed by them.
-        "seat_rows": [
+
+def seats_values(
+    session: GameSession, seats: list[Seat], viewer: Viewer, *, oob: bool
+) -> dict[str, Any]:
+    """The values the seats section is rendered from (and, in a live table, kept
+    by): the seats as plain values, and who is looking."""
+    return {
+        "seats": [
             {
                 "index": s.index,
                 "name": s.name,
@@ -221,14 +212,32 @@ def table_context(
             }
             for s in seats
         ],
-        "viewer": viewer,
+        "viewer_seat": viewer.seat,
+        "is_host": viewer.is_host,
+        "spectator": viewer.spectator,
+        "code": session.code,
+        "ended": session.is_ended,
         "has_bot": session.bots_allowed,
         # The viewer's own seat's rejoin link (a game with hidden cards): only ever
         # in the part rendered for that seat.
         "rejoin_url": _rejoin_url(session, seats, viewer),
+        "oob": oob,
     }
-    if not include_shared:
-        return context  # the personal part: the seats, as this viewer sees them
+
+
+def table_context(
+    session: GameSession,
+    viewer: Viewer,
+    *,
+    seats: list[Seat] | None = None,
+    tail: LogTail | None = None,
+) -> dict[str, Any]:
+    """Everything the page and the shared part of the live fragments need, for one
+    viewer (the seats section is rendered from :func:`seats_values`). Pass ``seats``
+    if the caller already has them.
+    """
+    seats = list(session.seats.all()) if seats is None else seats
+    context: dict[str, Any] = {"session": session, "seats": seats, "viewer": viewer}
     engine = get_engine(session.game)
     presenter = presenter_for(session.game)
     can_edit = viewer.can_act and not session.is_ended

@@ -7,6 +7,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from companion import fragments
+from companion.selectors import SEATS_TEMPLATE, seats_values
 
 register = template.Library()
 
@@ -46,3 +47,13 @@ def fragment(context: template.Context, template_name: str, **values: Any) -> st
     if request is not None:
         return render_to_string(template_name, values, request=request)
     return fragments.render(template_name, values)
+
+
+@register.simple_tag(takes_context=True)
+def seats_section(context: template.Context) -> str:
+    """The seats section for the page's viewer: the fragment of
+    ``selectors.seats_values``, as the live table's personal part renders it."""
+    values = seats_values(
+        context["session"], context["seats"], context["viewer"], oob=bool(context.get("oob"))
+    )
+    return fragment(context, SEATS_TEMPLATE, **values)
