@@ -163,6 +163,20 @@ def _note(reason: Reason | None, moves: int | None) -> dict[str, Any]:
     return {"ok": True, "text": text}
 
 
+def _cube_stepper(colour: str, value: int) -> dict[str, Any]:
+    """One colour of a player's cubes as its stepper shows it, with the buttons'
+    spoken labels (made here, not by two template tags per stepper: a player's cubes
+    are rendered again whenever one is paid)."""
+    label = CUBE_LABELS[colour]
+    return {
+        "field": colour,
+        "label": label,
+        "value": value,
+        "less": _("Remove one: %(label)s") % {"label": label},
+        "more": _("Add one: %(label)s") % {"label": label},
+    }
+
+
 def character_name(slug: str | None) -> str:
     return CHARACTERS[slug].name if slug in CHARACTERS else str(slug or "?")
 
@@ -274,7 +288,7 @@ class AdrenalinePresenter:
                     "values": rules.board_values(player),
                     "level": rules.adrenaline_level(player),
                     "dead": rules.is_dead(player),
-                    "ammo": [(c, CUBE_LABELS[c], player["ammo"][c]) for c in COLOURS],
+                    "ammo": [_cube_stepper(c, player["ammo"][c]) for c in COLOURS],
                     "powerups": _hand(player),
                     "weapons": [
                         {
@@ -302,7 +316,7 @@ class AdrenalinePresenter:
                     **own,
                     "powerups": player_values["powerups"],
                     "powerup_kinds": kinds,
-                    "colours": [(c, label) for c, label, _value in player_values["ammo"]],
+                    "colours": [(c, CUBE_LABELS[c]) for c in COLOURS],
                 },
                 "weapon_values": {**own, "weapons": player_values["weapons"]},
             }
