@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -167,14 +168,21 @@ def _cube_stepper(colour: str, value: int) -> dict[str, Any]:
     """One colour of a player's cubes as its stepper shows it, with the buttons'
     spoken labels (made here, not by two template tags per stepper: a player's cubes
     are rendered again whenever one is paid)."""
-    label = CUBE_LABELS[colour]
+    less, more = _stepper_labels(colour, get_language())
     return {
         "field": colour,
-        "label": label,
+        "label": CUBE_LABELS[colour],
         "value": value,
-        "less": _("Remove one: %(label)s") % {"label": label},
-        "more": _("Add one: %(label)s") % {"label": label},
+        "less": less,
+        "more": more,
     }
+
+
+@functools.lru_cache(maxsize=64)
+def _stepper_labels(colour: str, _language: str | None) -> tuple[str, str]:
+    """The stepper's two buttons, spoken, in the current language (made once)."""
+    label = CUBE_LABELS[colour]
+    return _("Remove one: %(label)s") % {"label": label}, _("Add one: %(label)s") % {"label": label}
 
 
 def character_name(slug: str | None) -> str:
