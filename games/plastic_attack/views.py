@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy
 
 from games.models import cards_of
 from games.plastic_attack import rules
-from games.plastic_attack.cards import BANDS, RANKS, SPECIALS, rank_of, value_of
+from games.plastic_attack.cards import BANDS, RANKS, SPECIALS, rank_of
 from games.plastic_attack.game import GAME
 from games.presenter import Presenter, Setup, Story
 
@@ -222,11 +222,17 @@ class PlasticAttackPresenter:
             "defender": names.get(last["defender"], ""),
             "attacker_figure": chars[last["attacker_character"]]["name"],
             "defender_figure": chars[last["defender_character"]]["name"],
-            "cards": [card_label(c) for c in last["cards"]],
-            "values": [value_of(c) for c in last["cards"]],
-            "totals": last["totals"],
-            "bonuses": last["bonuses"],
-            "vulnerable": last["vulnerable"],
+            # Each side by name (the template engine finds ``cards.0`` only after
+            # failing a key and an attribute lookup and calling dir()).
+            **{
+                side: {
+                    "card": card_label(last["cards"][i]),
+                    "total": last["totals"][i],
+                    "bonus": last["bonuses"][i],
+                    "vulnerable": last["vulnerable"][i],
+                }
+                for i, side in enumerate(("attack", "defence"))
+            },
             "won": last["won"],
             "tie": last["totals"][0] == last["totals"][1],
             # What it did, in words: the Power lost or the capture, the special action.

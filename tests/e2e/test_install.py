@@ -26,7 +26,7 @@ GAMES = {
 def controlled(page: Page) -> None:
     """Wait until the service worker has installed (it fetches the whole shell, which
     takes a while on a busy machine) and looks after this page."""
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=20_000)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60_000)
 
 
 def test_the_home_page_lists_every_game_with_its_offers_and_the_join_form_under_the_thumb(
