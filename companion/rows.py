@@ -223,14 +223,25 @@ def _state_params(session: GameSession, now: datetime) -> list[Any]:
 
 
 @functools.cache
-def _inserter(vendor: str) -> tuple[str, tuple[models.Field, ...]]:
-    meta = Action._meta
+def _insert(
+    model: type[models.Model], vendor: str, returning: bool
+) -> tuple[str, tuple[models.Field, ...]]:
+    """The INSERT of a ``model`` row, of every concrete field but the key (which it
+    returns if ``returning``), and those fields in order."""
+    meta = model._meta
     fields = tuple(f for f in meta.concrete_fields if not f.primary_key)
     table = connection.ops.quote_name(meta.db_table)
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
     marks = ", ".join("%s" for _f in fields)
-    pk = connection.ops.quote_name(meta.pk.column)
-    return f"INSERT INTO {table} ({columns}) VALUES ({marks}) RETURNING {pk}", fields
+    sql = f"INSERT INTO {table} ({columns}) VALUES ({marks})"
+    if returning:
+        sql += f" RETURNING {connection.ops.quote_name(meta.pk.column)}"
+    return sql, fields
+
+
+def _inserter(vendor: str) -> tuple[str, tuple[models.Field, ...]]:
+    """The action row's INSERT, returning its key."""
+    return _insert(Action, vendor, True)
 
 
 def append_action(session: GameSession, now: datetime, **values: Any) -> Action:
@@ -253,15 +264,9 @@ def _checkpoint_due(session: GameSession, row: Action) -> bool:
     return row.version % tables.CHECKPOINT_EVERY == 0 and session.version == row.version
 
 
-@functools.cache
 def _checkpointer(vendor: str) -> tuple[str, tuple[models.Field, ...]]:
-    """The checkpoint's INSERT, of every concrete field but the key."""
-    meta = Checkpoint._meta
-    fields = tuple(f for f in meta.concrete_fields if not f.primary_key)
-    table = connection.ops.quote_name(meta.db_table)
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-    marks = ", ".join("%s" for _f in fields)
-    return f"INSERT INTO {table} ({columns}) VALUES ({marks})", fields
+    """The checkpoint's INSERT."""
+    return _insert(Checkpoint, vendor, False)
 
 
 @functools.cache
