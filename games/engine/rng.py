@@ -149,7 +149,12 @@ class SeededRandom:
 
     def next_u64(self) -> int:
         n = self.counter = self.counter + 1
-        return _draw(self.seed, n)
+        # _draw and _splitmix64, inline (two calls less a draw)
+        inner = _MIXED.get(n)
+        z = (self.seed ^ (_mixed(n) if inner is None else inner)) + _GAMMA & _MASK
+        z = (z ^ z >> 30) * _MIX1 & _MASK
+        z = (z ^ z >> 27) * _MIX2 & _MASK
+        return z ^ z >> 31
 
     def randint(self, low: int, high: int) -> int:
         """Uniform integer in [low, high], without modulo bias."""
