@@ -710,8 +710,7 @@ def _finish_turn(
                 )
             round_over = True
 
-    state["resolution"] = None
-    state["pending"] = None
+    # (the resolution and the pending decision are None by now: see _apply_decide)
     if round_over:
         _end_round(state, events)
     else:
@@ -772,6 +771,10 @@ def _wrong_phase(state: Mapping[str, Any]) -> RuleError:
     return RuleError(_("The game is over."))
 
 
+#: The "locked" event of each seat: the same dict in every result (events are read-only).
+_LOCKED: tuple[Event, Event] = ({"type": "locked", "seat": 0}, {"type": "locked", "seat": 1})
+
+
 def _apply_lock(state: State, action: Lock, seat: int) -> list[Event]:
     if state["phase"] != "bidding":
         raise _wrong_phase(state)
@@ -808,7 +811,7 @@ def _apply_lock(state: State, action: Lock, seat: int) -> list[Event]:
     if other is None:
         mine = {"bid": bid, "spells": list(spells), "clone": clone}
         state["locked"] = [mine, None] if seat == 0 else [None, mine]
-        return [{"type": "locked", "seat": seat}]
+        return [_LOCKED[seat]]
     state["mana"] = list(state["mana"])  # _thaw(turn=False): _reveal replaces the rest
     if seat == 0:
         revealed = _reveal(
@@ -818,7 +821,7 @@ def _apply_lock(state: State, action: Lock, seat: int) -> list[Event]:
         revealed = _reveal(
             state, other["bid"], other["spells"], other["clone"], bid, list(spells), clone
         )
-    return [{"type": "locked", "seat": seat}, *revealed]
+    return [_LOCKED[seat], *revealed]
 
 
 def _apply_decide(state: State, action: Decide, seat: int) -> list[Event]:
@@ -868,7 +871,7 @@ def _apply_decide(state: State, action: Decide, seat: int) -> list[Event]:
         _void(dropped, events)
         queue.extend(kept)
         queue.sort(key=_entry_key)
-    state["pending"] = None
+    state["pending"] = state["resolution"] = None  # _run stores a new one if it stops again
     loser_wins, blaze, resistance = res["loser_wins"], res["blaze"], list(res["resistance"])
     _run(state, events, queue, bids, attacks, loser_wins, blaze, resistance)
     state["last"]["steps"].extend(events)
