@@ -119,16 +119,17 @@ def _draws(seed: int, first: int, count: int) -> tuple[int, ...]:
     return lanes.unpack(z.to_bytes(16 * count, "little"))
 
 
-#: For a shuffle of n items: the rejection limits of its draws' spans, n down to 2.
-_SPAN_LIMITS: dict[int, tuple[int, ...]] = {}
+#: For a shuffle of n items: the rejection limits of its draws' spans, n down to 2,
+#: and the lowest of them.
+_SPAN_LIMITS: dict[int, tuple[tuple[int, ...], int]] = {}
 
 
-def _span_limits(size: int) -> tuple[int, ...]:
-    """The limits of a shuffle of ``size`` items (at most ``_BATCH_MAX + 1``), remembered."""
-    limits = _SPAN_LIMITS[size] = tuple(
-        _LIMITS.get(span) or _limit(span) for span in range(size, 1, -1)
-    )
-    return limits
+def _span_limits(size: int) -> tuple[tuple[int, ...], int]:
+    """The limits of a shuffle of ``size`` items (at most ``_BATCH_MAX + 1``) and the
+    lowest one, remembered."""
+    limits = tuple(_LIMITS.get(span) or _limit(span) for span in range(size, 1, -1))
+    _SPAN_LIMITS[size] = limits, min(limits)
+    return limits, min(limits)
 
 
 class SeededRandom:
@@ -175,8 +176,9 @@ class SeededRandom:
             # The draws at once; kept unless one is rejected (about 1 in 10**17 for a
             # few cards), in which case the loop below draws them again, one by one.
             values = _draws(seed, n + 1, last)
-            under = _SPAN_LIMITS.get(last + 1) or _span_limits(last + 1)
-            if all(map(int.__lt__, values, under)):
+            under, lowest = _SPAN_LIMITS.get(last + 1) or _span_limits(last + 1)
+            # (all under the lowest limit: one comparison instead of one per draw)
+            if max(values) < lowest or all(map(int.__lt__, values, under)):
                 for i, value in zip(range(last, 0, -1), values):  # noqa: B905 (the same length)
                     j = value % (i + 1)
                     items[i], items[j] = items[j], items[i]

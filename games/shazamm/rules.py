@@ -271,7 +271,8 @@ def parse_action(payload: Mapping[str, Any]) -> Action:
 def parse_options(raw: Mapping[str, Any] | None, seats: int) -> dict[str, Any]:
     if seats != 2:
         raise InvalidInput(_("Shazamm! is a game for exactly 2 players."))
-    raw = raw or {}
+    if not raw:  # the defaults
+        return {"variant": "standard", "hands": "tracked"}
     if not isinstance(raw, Mapping):
         raise InvalidInput(_("“%(field)s” must be an object."), field="options")
     variant = raw.get("variant") or "standard"
@@ -437,8 +438,15 @@ def _reveal(
     events: list[Event] = [{"type": "reveal", "bids": bids, "spells": spells, "clones": clones}]
 
     # The cards leave the hands; every real spell goes to its owner's discard pile.
-    real0 = [n for n in spells0 if n != BLUFF] if BLUFF in spells0 else spells0
-    real1 = [n for n in spells1 if n != BLUFF] if BLUFF in spells1 else spells1
+    real0, real1 = spells0, spells1
+    if BLUFF in real0:
+        real0 = list(real0)
+        while BLUFF in real0:  # once, for a parsed lock (its spells are distinct)
+            real0.remove(BLUFF)
+    if BLUFF in real1:
+        real1 = list(real1)
+        while BLUFF in real1:
+            real1.remove(BLUFF)
     if real0 or real1:
         if state["options"]["hands"] == "tracked":
             hands = list(state["hands"] or ())
@@ -624,7 +632,7 @@ def _move_wall(state: State, toward: int, steps: int) -> tuple[int, bool]:
     elif target > SLABS - 1:
         target = SLABS - 1
     state["wall"] = target
-    return abs(target - wall), reached
+    return (wall - target if toward == 0 else target - wall), reached
 
 
 def _finish_turn(
