@@ -332,8 +332,8 @@ def project_decision(view: Mapping[str, Any], seat: int, value: int | tuple[int,
 def _thaw(state: State, turn: bool = True) -> None:
     """Give ``state``, a shallow copy of a state (or a view), its own copies of the
     parts that resolving an action changes in place: the mana and, with ``turn``, the
-    turn in progress (locks, orders, stolen spells and the last reveal), which a
-    reveal replaces with new ones instead. The rest stays shared with the original,
+    turn in progress (locks, orders and the last reveal), which a reveal replaces
+    with new ones instead. The rest stays shared with the original,
     which is left as it was. Whatever a helper below changes in place must be copied
     here; anything else (the hands, decks and discard piles included, and the
     resolution, which a decision reads into new lists) may only be replaced by a new
@@ -342,8 +342,6 @@ def _thaw(state: State, turn: bool = True) -> None:
     if not turn:
         return
     state["locked"] = list(state["locked"])
-    stolen = state["stolen"]
-    state["stolen"] = [list(stolen[0]), list(stolen[1])]
     if state["orders"] is not None:
         state["orders"] = list(state["orders"])
     last = state["last"]
@@ -418,6 +416,12 @@ def _resolution(
     }
 
 
+#: A new turn's locks and stolen spells, the same lists in every state from a reveal
+#: (read-only: an action replaces them with new lists, see _apply_lock and _run).
+_NO_LOCKS: list[Any] = [None, None]
+_NOTHING_STOLEN: list[list[int]] = [[], []]
+
+
 def _reveal(
     state: State,
     bid0: int,
@@ -434,7 +438,7 @@ def _reveal(
     bids = [bid0, bid1]
     spells = [spells0, spells1]
     clones = [clone0, clone1]
-    state["locked"] = [None, None]
+    state["locked"] = _NO_LOCKS
     events: list[Event] = [{"type": "reveal", "bids": bids, "spells": spells, "clones": clones}]
 
     # The cards leave the hands; every real spell goes to its owner's discard pile.
@@ -466,7 +470,7 @@ def _reveal(
             discards[1] = discards[1] + real1
         state["discards"] = discards
     state["previous"] = spells
-    state["stolen"] = [[], []]
+    state["stolen"] = _NOTHING_STOLEN
     state["last"] = {
         "bids": bids,
         "spells": spells,
@@ -557,7 +561,9 @@ def _run(
             stolen = [e for e in queue if e[2] == other]
             queue = [e for e in queue if e[2] != other]
             numbers = [e[0] for e in stolen]
-            state["stolen"][seat].extend(numbers)
+            stolen_by_seat = list(state["stolen"])  # replaced, not changed: see _reveal
+            stolen_by_seat[seat] = stolen_by_seat[seat] + numbers
+            state["stolen"] = stolen_by_seat
             events.append({"type": "steal", "seat": seat, "spells": numbers})
             if stolen:
                 state["resolution"] = _resolution(
@@ -991,7 +997,7 @@ class ShazammEngine:
         if seat not in (0, 1):
             raise RuleError(_("There is no seat %(seat)s in this game."), seat=seat)
         # A shallow copy: each helper copies what it changes (see _thaw).
-        new = dict(state)
+        new = state.copy()
         if lock:
             events = _apply_lock(new, action, seat)
         elif isinstance(action, Decide):
@@ -1013,7 +1019,7 @@ class ShazammEngine:
 
     def view(self, state: State, seat: int | None) -> State:
         # Shares every part it does not hide with ``state`` (see the module doc).
-        view = dict(state)
+        view = state.copy()
         view.pop("rng", None)
         hands = state["hands"]
         decks = state["decks"]
