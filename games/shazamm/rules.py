@@ -190,7 +190,6 @@ def _spell_list(value: Any, field_name: str, low: int) -> tuple[int, ...]:
 
 
 _CARD_SET = frozenset(CARDS)
-_JUST_INT = frozenset((int,))
 
 #: The quick path's spell lists seen so far (up to ``_MEMO_SPELLS``), as given (plain
 #: ints only: looked up once their types are checked) -> as a lock holds them (sorted).
@@ -244,18 +243,21 @@ def parse_action(payload: Mapping[str, Any]) -> Action:
             and 1 <= bid <= MAX_MANA
             and type(raw) is list
             and payload.get("clone") is None
-            and _JUST_INT.issuperset(map(type, raw))
         ):
-            given = tuple(raw)
-            spells = _SPELL_MEMO.get(given)
-            if spells is not None:
-                return _quick_lock(bid, spells, None)
-            distinct = set(raw)
-            if len(distinct) == len(raw) and distinct <= _CARD_SET:
-                spells = tuple(sorted(raw))
-                if len(_SPELL_MEMO) < _MEMO_SPELLS:
-                    _SPELL_MEMO[given] = spells
-                return _quick_lock(bid, spells, None)
+            for number in raw:
+                if type(number) is not int:
+                    break
+            else:
+                given = tuple(raw)
+                spells = _SPELL_MEMO.get(given)
+                if spells is not None:
+                    return _quick_lock(bid, spells, None)
+                distinct = set(raw)
+                if len(distinct) == len(raw) and distinct <= _CARD_SET:
+                    spells = tuple(sorted(raw))
+                    if len(_SPELL_MEMO) < _MEMO_SPELLS:
+                        _SPELL_MEMO[given] = spells
+                    return _quick_lock(bid, spells, None)
     if type(payload) is not dict and not isinstance(payload, Mapping):
         raise InvalidInput(_("Unknown action."))
     kind = payload.get("type")
