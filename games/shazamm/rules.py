@@ -1026,19 +1026,23 @@ class ShazammEngine:
         hands = state["hands"]
         decks = state["decks"]
         first, second = state["locked"]
-        # _hidden, inline, for the hands and the locks
+        # _hidden, inline, for the hands and the locks (the locks as they are, shared,
+        # when nothing in them is hidden: the other entry is None)
         if seat == 0:
             if hands is not None:
                 view["hands"] = [hands[0], len(hands[1])]
-            view["locked"] = [first, None if second is None else True]
+            if second is not None:
+                view["locked"] = [first, True]
         elif seat == 1:
             if hands is not None:
                 view["hands"] = [len(hands[0]), hands[1]]
-            view["locked"] = [None if first is None else True, second]
+            if first is not None:
+                view["locked"] = [True, second]
         else:
             if hands is not None:
                 view["hands"] = [len(hands[0]), len(hands[1])]
-            view["locked"] = [None if first is None else True, None if second is None else True]
+            if first is not None or second is not None:
+                view["locked"] = [None if first is None else True, None if second is None else True]
         if decks is not None:
             view["decks"] = [len(decks[0]), len(decks[1])]
         orders = state.get("orders")
