@@ -37,9 +37,11 @@ copy of the old one in which only the parts the action changes are copied (see
 :func:`_thaw`); everything else (names, options, the rng, the previous cards, the events
 of the last reveal, ...) is the same object in both. ``view`` shares the same way, and
 the events of a :class:`Result` are the same objects as the new state's
-``last["steps"]``. So states, views and events are read-only values: the engine never
-changes one it was given or returned, and callers must not either (the platform only
-reads them, stores them as JSON and loads fresh copies).
+``last["steps"]``. A few constant parts are even shared by every game: the "locked"
+events and a new turn's empty locks and stolen lists (see ``_LOCKED`` and ``_NO_LOCKS``).
+So states, views and events are read-only values: the engine never changes one it was
+given or returned, and callers must not either (the platform only reads them, stores
+them as JSON and loads fresh copies).
 """
 
 from __future__ import annotations
