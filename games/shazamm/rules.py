@@ -46,7 +46,6 @@ them as JSON and loads fresh copies).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
@@ -871,17 +870,17 @@ def _apply_decide(state: State, action: Decide, seat: int) -> list[Event]:
     else:
         if not isinstance(action.value, tuple):
             raise RuleError(_("Choose which of the stolen spells to apply."))
-        wanted = Counter(action.value)
+        wanted = list(action.value)  # (a few numbers: lists, cheaper than Counters)
         stolen = _loaded(res["stolen"])
-        available = Counter(e[0] for e in stolen)
-        for number, count in wanted.items():
-            if available[number] < count:
+        available = [e[0] for e in stolen]
+        for number in wanted:
+            if wanted.count(number) > available.count(number):
                 raise RuleError(_("You did not steal spell %(spell)s."), spell=number)
         kept: list[_Entry] = []
         dropped: list[_Entry] = []
         for spell, cloned, _owner, _stolen in stolen:
-            if wanted[spell] > 0:
-                wanted[spell] -= 1
+            if spell in wanted:
+                wanted.remove(spell)
                 kept.append((spell, cloned, seat, True))
             else:
                 dropped.append((spell, cloned, seat, _stolen))
