@@ -361,10 +361,12 @@ def _deal(state: State, count: int) -> tuple[int, int]:
     """Each mage draws ``count`` cards (fewer from a short deck): how many each drew."""
     deck0, deck1 = state["decks"]
     hand0, hand1 = state["hands"]
-    drawn0, drawn1 = deck0[:count], deck1[:count]
+    new0, new1 = hand0 + deck0[:count], hand1 + deck1[:count]  # new lists, sorted in place
+    new0.sort()
+    new1.sort()
     state["decks"] = [deck0[count:], deck1[count:]]
-    state["hands"] = [sorted(hand0 + drawn0), sorted(hand1 + drawn1)]
-    return len(drawn0), len(drawn1)
+    state["hands"] = [new0, new1]
+    return len(new0) - len(hand0), len(new1) - len(hand1)
 
 
 # --------------------------------------------------------------------------
