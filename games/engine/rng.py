@@ -164,7 +164,12 @@ class SeededRandom:
         n = self.counter = self.counter + 1
         ahead = self._ahead
         if ahead is None or ahead[0] != seed:
-            values: tuple[int, ...] = (_draw(seed, n),)
+            # _draw and _splitmix64, inline (two calls less)
+            inner = _MIXED.get(n)
+            z = (seed ^ (_mixed(n) if inner is None else inner)) + _GAMMA & _MASK
+            z = (z ^ z >> 30) * _MIX1 & _MASK
+            z = (z ^ z >> 27) * _MIX2 & _MASK
+            values: tuple[int, ...] = (z ^ z >> 31,)
         else:
             _seed, first, values = ahead
             if 0 <= n - first < len(values):
