@@ -6,9 +6,10 @@ session replays exactly from its action log.
 Value n of seed s is ``splitmix64(s ^ splitmix64(n))``. Stored games replay from
 these values, so they must never change (``tests/games/shazamm/test_shazamm_replay_pins.py``
 pins some). For speed, the inner ``splitmix64(n)`` of the first counters is remembered
-once computed, as is the rejection limit of each small span, and a shuffle computes
-its draws at once (:func:`_draws`): the same numbers, drawn in the same order, with
-fewer Python operations.
+once computed, as is the rejection limit of each small span, a shuffle computes
+its draws at once (:func:`_draws`), and so does a generator that keeps calling
+:meth:`SeededRandom.next_u64` (a batch of the next ones): the same numbers, drawn in
+the same order, with fewer Python operations.
 """
 
 from __future__ import annotations
@@ -119,26 +120,33 @@ def _draws(seed: int, first: int, count: int) -> tuple[int, ...]:
     return lanes.unpack(z.to_bytes(16 * count, "little"))
 
 
-#: For a shuffle of n items: the rejection limits of its draws' spans, n down to 2.
-_SPAN_LIMITS: dict[int, tuple[int, ...]] = {}
+#: For a shuffle of n items: the rejection limits of its draws' spans, n down to 2,
+#: and the lowest of them.
+_SPAN_LIMITS: dict[int, tuple[tuple[int, ...], int]] = {}
 
 
-def _span_limits(size: int) -> tuple[int, ...]:
-    """The limits of a shuffle of ``size`` items (at most ``_BATCH_MAX + 1``), remembered."""
-    limits = _SPAN_LIMITS[size] = tuple(
-        _LIMITS.get(span) or _limit(span) for span in range(size, 1, -1)
-    )
-    return limits
+def _span_limits(size: int) -> tuple[tuple[int, ...], int]:
+    """The limits of a shuffle of ``size`` items (at most ``_BATCH_MAX + 1``) and the
+    lowest one, remembered."""
+    limits = tuple(_LIMITS.get(span) or _limit(span) for span in range(size, 1, -1))
+    _SPAN_LIMITS[size] = limits, min(limits)
+    return limits, min(limits)
+
+
+#: How many draws :meth:`SeededRandom.next_u64` computes at once after its first one.
+_AHEAD = 16
 
 
 class SeededRandom:
     """Counter-based generator: value n is a pure function of (seed, n)."""
 
-    __slots__ = ("counter", "seed")
+    __slots__ = ("_ahead", "counter", "seed")
 
     def __init__(self, seed: int, counter: int = 0) -> None:
         self.seed = seed & _MASK
         self.counter = counter
+        # next_u64's last draws: (seed, number of the first, values), or None
+        self._ahead: tuple[int, int, tuple[int, ...]] | None = None
 
     @classmethod
     def from_state(cls, data: dict[str, Any]) -> SeededRandom:
@@ -148,8 +156,27 @@ class SeededRandom:
         return {"seed": self.seed, "counter": self.counter}
 
     def next_u64(self) -> int:
+        """Draw number ``counter + 1``. The first call draws just that one; a later one
+        that is not among the draws already made computes ``_AHEAD`` at once, from its
+        own (:func:`_draws`: about a quarter of the cost each, for a generator that is
+        kept and drawn from again, like a random player's)."""
+        seed = self.seed
         n = self.counter = self.counter + 1
-        return _draw(self.seed, n)
+        ahead = self._ahead
+        if ahead is None or ahead[0] != seed:
+            # _draw and _splitmix64, inline (two calls less)
+            inner = _MIXED.get(n)
+            z = (seed ^ (_mixed(n) if inner is None else inner)) + _GAMMA & _MASK
+            z = (z ^ z >> 30) * _MIX1 & _MASK
+            z = (z ^ z >> 27) * _MIX2 & _MASK
+            values: tuple[int, ...] = (z ^ z >> 31,)
+        else:
+            _seed, first, values = ahead
+            if 0 <= n - first < len(values):
+                return values[n - first]
+            values = _draws(seed, n, _AHEAD)
+        self._ahead = seed, n, values
+        return values[0]
 
     def randint(self, low: int, high: int) -> int:
         """Uniform integer in [low, high], without modulo bias."""
@@ -170,8 +197,9 @@ class SeededRandom:
             # The draws at once; kept unless one is rejected (about 1 in 10**17 for a
             # few cards), in which case the loop below draws them again, one by one.
             values = _draws(seed, n + 1, last)
-            under = _SPAN_LIMITS.get(last + 1) or _span_limits(last + 1)
-            if all(map(int.__lt__, values, under)):
+            under, lowest = _SPAN_LIMITS.get(last + 1) or _span_limits(last + 1)
+            # (all under the lowest limit: one comparison instead of one per draw)
+            if max(values) < lowest or all(map(int.__lt__, values, under)):
                 for i, value in zip(range(last, 0, -1), values):  # noqa: B905 (the same length)
                     j = value % (i + 1)
                     items[i], items[j] = items[j], items[i]

@@ -507,7 +507,9 @@ def random_choice(view: dict[str, Any], seat: int, rng: SeededRandom) -> dict[st
                 "type": "decide",
                 "value": rng.randint(options["min_change"], options["max_change"]),
             }
-        return {"type": "decide", "value": [n for n in options["spells"] if rng.randint(0, 1)]}
+        # rng.randint(0, 1) for each spell, as next_u64() & 1: the same draws (a span of
+        # 2 rejects none), the cheaper call
+        return {"type": "decide", "value": [n for n in options["spells"] if rng.next_u64() & 1]}
     bits = rng.next_u64()
     hands = view["hands"]
     hand = hands[seat] if hands is not None else _hand(view, seat)

@@ -37,14 +37,15 @@ copy of the old one in which only the parts the action changes are copied (see
 :func:`_thaw`); everything else (names, options, the rng, the previous cards, the events
 of the last reveal, ...) is the same object in both. ``view`` shares the same way, and
 the events of a :class:`Result` are the same objects as the new state's
-``last["steps"]``. So states, views and events are read-only values: the engine never
-changes one it was given or returned, and callers must not either (the platform only
-reads them, stores them as JSON and loads fresh copies).
+``last["steps"]``. A few constant parts are even shared by every game: the "locked"
+events and a new turn's empty locks and stolen lists (see ``_LOCKED`` and ``_NO_LOCKS``).
+So states, views and events are read-only values: the engine never changes one it was
+given or returned, and callers must not either (the platform only reads them, stores
+them as JSON and loads fresh copies).
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
@@ -190,7 +191,6 @@ def _spell_list(value: Any, field_name: str, low: int) -> tuple[int, ...]:
 
 
 _CARD_SET = frozenset(CARDS)
-_JUST_INT = frozenset((int,))
 
 #: The quick path's spell lists seen so far (up to ``_MEMO_SPELLS``), as given (plain
 #: ints only: looked up once their types are checked) -> as a lock holds them (sorted).
@@ -244,18 +244,21 @@ def parse_action(payload: Mapping[str, Any]) -> Action:
             and 1 <= bid <= MAX_MANA
             and type(raw) is list
             and payload.get("clone") is None
-            and _JUST_INT.issuperset(map(type, raw))
         ):
-            given = tuple(raw)
-            spells = _SPELL_MEMO.get(given)
-            if spells is not None:
-                return _quick_lock(bid, spells, None)
-            distinct = set(raw)
-            if len(distinct) == len(raw) and distinct <= _CARD_SET:
-                spells = tuple(sorted(raw))
-                if len(_SPELL_MEMO) < _MEMO_SPELLS:
-                    _SPELL_MEMO[given] = spells
-                return _quick_lock(bid, spells, None)
+            for number in raw:
+                if type(number) is not int:
+                    break
+            else:
+                given = tuple(raw)
+                spells = _SPELL_MEMO.get(given)
+                if spells is not None:
+                    return _quick_lock(bid, spells, None)
+                distinct = set(raw)
+                if len(distinct) == len(raw) and distinct <= _CARD_SET:
+                    spells = tuple(sorted(raw))
+                    if len(_SPELL_MEMO) < _MEMO_SPELLS:
+                        _SPELL_MEMO[given] = spells
+                    return _quick_lock(bid, spells, None)
     if type(payload) is not dict and not isinstance(payload, Mapping):
         raise InvalidInput(_("Unknown action."))
     kind = payload.get("type")
@@ -271,7 +274,8 @@ def parse_action(payload: Mapping[str, Any]) -> Action:
 def parse_options(raw: Mapping[str, Any] | None, seats: int) -> dict[str, Any]:
     if seats != 2:
         raise InvalidInput(_("Shazamm! is a game for exactly 2 players."))
-    raw = raw or {}
+    if not raw:  # the defaults
+        return {"variant": "standard", "hands": "tracked"}
     if not isinstance(raw, Mapping):
         raise InvalidInput(_("“%(field)s” must be an object."), field="options")
     variant = raw.get("variant") or "standard"
@@ -331,8 +335,8 @@ def project_decision(view: Mapping[str, Any], seat: int, value: int | tuple[int,
 def _thaw(state: State, turn: bool = True) -> None:
     """Give ``state``, a shallow copy of a state (or a view), its own copies of the
     parts that resolving an action changes in place: the mana and, with ``turn``, the
-    turn in progress (locks, orders, stolen spells and the last reveal), which a
-    reveal replaces with new ones instead. The rest stays shared with the original,
+    turn in progress (locks, orders and the last reveal), which a reveal replaces
+    with new ones instead. The rest stays shared with the original,
     which is left as it was. Whatever a helper below changes in place must be copied
     here; anything else (the hands, decks and discard piles included, and the
     resolution, which a decision reads into new lists) may only be replaced by a new
@@ -341,8 +345,6 @@ def _thaw(state: State, turn: bool = True) -> None:
     if not turn:
         return
     state["locked"] = list(state["locked"])
-    stolen = state["stolen"]
-    state["stolen"] = [list(stolen[0]), list(stolen[1])]
     if state["orders"] is not None:
         state["orders"] = list(state["orders"])
     last = state["last"]
@@ -359,10 +361,12 @@ def _deal(state: State, count: int) -> tuple[int, int]:
     """Each mage draws ``count`` cards (fewer from a short deck): how many each drew."""
     deck0, deck1 = state["decks"]
     hand0, hand1 = state["hands"]
-    drawn0, drawn1 = deck0[:count], deck1[:count]
+    new0, new1 = hand0 + deck0[:count], hand1 + deck1[:count]  # new lists, sorted in place
+    new0.sort()
+    new1.sort()
     state["decks"] = [deck0[count:], deck1[count:]]
-    state["hands"] = [sorted(hand0 + drawn0), sorted(hand1 + drawn1)]
-    return len(drawn0), len(drawn1)
+    state["hands"] = [new0, new1]
+    return len(new0) - len(hand0), len(new1) - len(hand1)
 
 
 # --------------------------------------------------------------------------
@@ -417,6 +421,12 @@ def _resolution(
     }
 
 
+#: A new turn's locks and stolen spells, the same lists in every state from a reveal
+#: (read-only: an action replaces them with new lists, see _apply_lock and _run).
+_NO_LOCKS: list[Any] = [None, None]
+_NOTHING_STOLEN: list[list[int]] = [[], []]
+
+
 def _reveal(
     state: State,
     bid0: int,
@@ -433,12 +443,19 @@ def _reveal(
     bids = [bid0, bid1]
     spells = [spells0, spells1]
     clones = [clone0, clone1]
-    state["locked"] = [None, None]
+    state["locked"] = _NO_LOCKS
     events: list[Event] = [{"type": "reveal", "bids": bids, "spells": spells, "clones": clones}]
 
     # The cards leave the hands; every real spell goes to its owner's discard pile.
-    real0 = [n for n in spells0 if n != BLUFF] if BLUFF in spells0 else spells0
-    real1 = [n for n in spells1 if n != BLUFF] if BLUFF in spells1 else spells1
+    real0, real1 = spells0, spells1
+    if BLUFF in real0:
+        real0 = list(real0)
+        while BLUFF in real0:  # once, for a parsed lock (its spells are distinct)
+            real0.remove(BLUFF)
+    if BLUFF in real1:
+        real1 = list(real1)
+        while BLUFF in real1:
+            real1.remove(BLUFF)
     if real0 or real1:
         if state["options"]["hands"] == "tracked":
             hands = list(state["hands"] or ())
@@ -458,7 +475,7 @@ def _reveal(
             discards[1] = discards[1] + real1
         state["discards"] = discards
     state["previous"] = spells
-    state["stolen"] = [[], []]
+    state["stolen"] = _NOTHING_STOLEN
     state["last"] = {
         "bids": bids,
         "spells": spells,
@@ -549,7 +566,9 @@ def _run(
             stolen = [e for e in queue if e[2] == other]
             queue = [e for e in queue if e[2] != other]
             numbers = [e[0] for e in stolen]
-            state["stolen"][seat].extend(numbers)
+            stolen_by_seat = list(state["stolen"])  # replaced, not changed: see _reveal
+            stolen_by_seat[seat] = stolen_by_seat[seat] + numbers
+            state["stolen"] = stolen_by_seat
             events.append({"type": "steal", "seat": seat, "spells": numbers})
             if stolen:
                 state["resolution"] = _resolution(
@@ -624,7 +643,7 @@ def _move_wall(state: State, toward: int, steps: int) -> tuple[int, bool]:
     elif target > SLABS - 1:
         target = SLABS - 1
     state["wall"] = target
-    return abs(target - wall), reached
+    return (wall - target if toward == 0 else target - wall), reached
 
 
 def _finish_turn(
@@ -710,8 +729,7 @@ def _finish_turn(
                 )
             round_over = True
 
-    state["resolution"] = None
-    state["pending"] = None
+    # (the resolution and the pending decision are None by now: see _apply_decide)
     if round_over:
         _end_round(state, events)
     else:
@@ -772,6 +790,10 @@ def _wrong_phase(state: Mapping[str, Any]) -> RuleError:
     return RuleError(_("The game is over."))
 
 
+#: The "locked" event of each seat: the same dict in every result (events are read-only).
+_LOCKED: tuple[Event, Event] = ({"type": "locked", "seat": 0}, {"type": "locked", "seat": 1})
+
+
 def _apply_lock(state: State, action: Lock, seat: int) -> list[Event]:
     if state["phase"] != "bidding":
         raise _wrong_phase(state)
@@ -808,7 +830,7 @@ def _apply_lock(state: State, action: Lock, seat: int) -> list[Event]:
     if other is None:
         mine = {"bid": bid, "spells": list(spells), "clone": clone}
         state["locked"] = [mine, None] if seat == 0 else [None, mine]
-        return [{"type": "locked", "seat": seat}]
+        return [_LOCKED[seat]]
     state["mana"] = list(state["mana"])  # _thaw(turn=False): _reveal replaces the rest
     if seat == 0:
         revealed = _reveal(
@@ -818,7 +840,7 @@ def _apply_lock(state: State, action: Lock, seat: int) -> list[Event]:
         revealed = _reveal(
             state, other["bid"], other["spells"], other["clone"], bid, list(spells), clone
         )
-    return [{"type": "locked", "seat": seat}, *revealed]
+    return [_LOCKED[seat], *revealed]
 
 
 def _apply_decide(state: State, action: Decide, seat: int) -> list[Event]:
@@ -850,17 +872,17 @@ def _apply_decide(state: State, action: Decide, seat: int) -> list[Event]:
     else:
         if not isinstance(action.value, tuple):
             raise RuleError(_("Choose which of the stolen spells to apply."))
-        wanted = Counter(action.value)
+        wanted = list(action.value)  # (a few numbers: lists, cheaper than Counters)
         stolen = _loaded(res["stolen"])
-        available = Counter(e[0] for e in stolen)
-        for number, count in wanted.items():
-            if available[number] < count:
+        available = [e[0] for e in stolen]
+        for number in wanted:
+            if wanted.count(number) > available.count(number):
                 raise RuleError(_("You did not steal spell %(spell)s."), spell=number)
         kept: list[_Entry] = []
         dropped: list[_Entry] = []
         for spell, cloned, _owner, _stolen in stolen:
-            if wanted[spell] > 0:
-                wanted[spell] -= 1
+            if spell in wanted:
+                wanted.remove(spell)
                 kept.append((spell, cloned, seat, True))
             else:
                 dropped.append((spell, cloned, seat, _stolen))
@@ -868,7 +890,7 @@ def _apply_decide(state: State, action: Decide, seat: int) -> list[Event]:
         _void(dropped, events)
         queue.extend(kept)
         queue.sort(key=_entry_key)
-    state["pending"] = None
+    state["pending"] = state["resolution"] = None  # _run stores a new one if it stops again
     loser_wins, blaze, resistance = res["loser_wins"], res["blaze"], list(res["resistance"])
     _run(state, events, queue, bids, attacks, loser_wins, blaze, resistance)
     state["last"]["steps"].extend(events)
@@ -980,7 +1002,7 @@ class ShazammEngine:
         if seat not in (0, 1):
             raise RuleError(_("There is no seat %(seat)s in this game."), seat=seat)
         # A shallow copy: each helper copies what it changes (see _thaw).
-        new = dict(state)
+        new = state.copy()
         if lock:
             events = _apply_lock(new, action, seat)
         elif isinstance(action, Decide):
@@ -1002,24 +1024,28 @@ class ShazammEngine:
 
     def view(self, state: State, seat: int | None) -> State:
         # Shares every part it does not hide with ``state`` (see the module doc).
-        view = dict(state)
+        view = state.copy()
         view.pop("rng", None)
         hands = state["hands"]
         decks = state["decks"]
         first, second = state["locked"]
-        # _hidden, inline, for the hands and the locks
+        # _hidden, inline, for the hands and the locks (the locks as they are, shared,
+        # when nothing in them is hidden: the other entry is None)
         if seat == 0:
             if hands is not None:
                 view["hands"] = [hands[0], len(hands[1])]
-            view["locked"] = [first, None if second is None else True]
+            if second is not None:
+                view["locked"] = [first, True]
         elif seat == 1:
             if hands is not None:
                 view["hands"] = [len(hands[0]), hands[1]]
-            view["locked"] = [None if first is None else True, second]
+            if first is not None:
+                view["locked"] = [True, second]
         else:
             if hands is not None:
                 view["hands"] = [len(hands[0]), len(hands[1])]
-            view["locked"] = [None if first is None else True, None if second is None else True]
+            if first is not None or second is not None:
+                view["locked"] = [None if first is None else True, None if second is None else True]
         if decks is not None:
             view["decks"] = [len(decks[0]), len(decks[1])]
         orders = state.get("orders")

@@ -52,3 +52,19 @@ def test_a_rejected_draw_is_drawn_again_in_a_shuffle(monkeypatch):
         one_by_one(second, slow)
         assert fast == slow
         assert first.counter == second.counter > 13  # some draws were rejected
+
+
+def test_next_u64_gives_draw_after_draw_however_the_generator_is_moved():
+    # next_u64 computes a batch of the next draws at once: the values stay draw n of
+    # the seed, whatever else moves the counter or the seed in between.
+    for seed in SEEDS:
+        generator = SeededRandom(seed, 5)
+        for step in range(60):
+            if step % 7 == 3:
+                generator.randint(0, 5)  # draws without next_u64
+            if step == 20:
+                generator.counter = 2  # back before the batch
+            if step == 40:
+                generator.seed = seed ^ 0xFFFF  # another seed, same counter
+            expected = rng._draw(generator.seed, generator.counter + 1)
+            assert generator.next_u64() == expected
