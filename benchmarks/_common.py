@@ -245,11 +245,13 @@ def serve(
     server: str = "daphne",
     workers: int = 1,
     extra_path: str = "",
+    cpus: set[int] | None = None,
 ):
     """An ASGI server (``server``) serving ``app`` from ``repo`` with ``workers``
     processes on one port; yields its base URL. daphne has no workers of its own:
     ``workers`` > 1 starts that many daphne processes on one listening socket
-    bound here (``--fd``), the same proxy-less set-up as uvicorn's ``--workers``."""
+    bound here (``--fd``), the same proxy-less set-up as uvicorn's ``--workers``.
+    ``cpus``: the cores the server's processes may run on (``taskset``), if not all."""
     port = free_port()
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log = log_path.open("w+b")
@@ -257,6 +259,7 @@ def serve(
     env = {**env, "PYTHONPATH": os.pathsep.join(paths)}
     processes: list[subprocess.Popen] = []
     listener = None
+    pin = (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
     if server == "daphne" and workers > 1:
         listener = socket.socket()
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -274,6 +277,7 @@ def serve(
                     stdout=log,
                     stderr=subprocess.STDOUT,
                     pass_fds=(fd,),
+                    preexec_fn=pin,
                 )
             )
     else:
@@ -284,6 +288,7 @@ def serve(
                 env=env,
                 stdout=log,
                 stderr=subprocess.STDOUT,
+                preexec_fn=pin,
             )
         )
     SERVER_PIDS[port] = [p.pid for p in processes]

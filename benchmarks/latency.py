@@ -36,6 +36,12 @@ include the client's own share of the CPU. ``--repo`` serves another tree's code
         [--sessions 100] [--actions 3] [--single-actions 30] [--concurrency 10]
         [--paced [--paced-sessions 200] [--paced-interval 5] [--paced-duration 60]]
         [--taps socket|post] [--repo PATH] [--server-log-level ERROR]
+        [--pings] [--client-processes N] [--server-cpus 1] [--client-cpus 0]
+        [--server-probe [--switch-interval S]] [--tap-threads N]
+
+``--server-probe`` serves ``benchmarks/probe.py``: the paced run then also reports
+the server's event-loop lag, a thread's wait for the GIL and the garbage
+collector's collections; every paced run reports the client's CPU and loop lag.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import re
 import sys
@@ -217,6 +224,9 @@ def action_fields(n: int) -> dict[str, str]:
 #: Whether phones beat a heart on their socket once a second, as app.js does
 #: (``--pings``; off by default, as in the figures recorded before it existed).
 PINGS = False
+#: Whether the server is ``benchmarks/probe.py`` (``--server-probe``), which
+#: reports its event loop's lag.
+SERVER_PROBE = False
 #: Phones ask for permessage-deflate, as browsers do (``--no-deflate``: they do not).
 DEFLATE = True
 
@@ -487,36 +497,98 @@ LATE_SECONDS = 2.0  # a frame later than this after the tap counts as late
 LOST_GRACE = 15.0  # after the run, how long lost frames may still come
 
 
-async def paced(
-    base: str, *, sessions: int, interval: float, duration: float, threads: int
+async def loop_lag(samples: list[float]) -> None:
+    """This process's event-loop lag: how late a 5 ms sleep wakes, again and again
+    (the time a frame that has arrived waits before its reader notes it)."""
+    while True:
+        start = time.perf_counter()
+        await asyncio.sleep(LAG_TICK)
+        samples.append(time.perf_counter() - start - LAG_TICK)
+
+
+LAG_TICK = 0.005
+
+
+def server_lag(base: str) -> dict[str, Any] | None:
+    """The server's event-loop lag since the last call (``--server-probe``:
+    ``benchmarks/probe.py``), or None without the probe."""
+    if not SERVER_PROBE:
+        return None
+    import urllib.request
+
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    with opener.open(f"{base}/__probe__", timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+class Together:
+    """How the client processes of one paced run (``--client-processes``) start and
+    stop their schedules at once: each names a table when its sockets are all
+    connected, then waits for the start; the parent measures the server between."""
+
+    def __init__(self, context: Any, parties: int) -> None:
+        self.connected = context.Queue()
+        self.results = context.Queue()
+        self.start = context.Barrier(parties + 1)
+        self.stop = context.Barrier(parties + 1)
+        self.t0 = context.Value("d", 0.0)
+
+
+async def paced_part(
+    base: str,
+    *,
+    sessions: int,
+    first: int,
+    total: int,
+    interval: float,
+    duration: float,
+    threads: int,
+    together: Together | None = None,
 ) -> dict[str, Any]:
-    """``sessions`` tables × 5 phones on one process, each table acting every
-    ``interval`` seconds, the tables' starts spread evenly over one interval, for
-    ``duration`` seconds of actions. An open loop: the schedule does not wait for
-    the server (except that a table never has two actions in flight, as a table of
-    people would not); what is measured is whether the process keeps up."""
+    """One client process's share of a paced run: its ``sessions`` tables, the
+    ``first``-th to the last of ``total``, on the same schedule as if one process
+    played them all. Raw figures, merged by :func:`paced`."""
     port = int(base.rsplit(":", 1)[1])
+    loop = asyncio.get_running_loop()
+    raw: dict[str, Any] = {
+        "other": [],
+        "every": [],
+        "post": [],
+        "lag": [],  # how late each tap went out, against the schedule
+        "errors": [],
+        "notes": [],
+        "counts": {"scheduled": 0, "sent": 0, "completed": 0, "not_sent": 0},
+        "frames": {"expected": 0, "late": 0, "lost": 0},
+        "client_lag": [],
+        "floor": None,
+    }
+    counts, frames = raw["counts"], raw["frames"]
+    overdue: list[tuple[Watch, int]] = []  # frames lost: (socket, version)
+    per_table = int(duration // interval) + (1 if duration % interval else 0)
     with ThreadPoolExecutor(max_workers=max(SETUP_THREADS, threads)) as pool:
-        tables, setup_s = await set_tables(pool, base, sessions)
+        tables, raw["setup_s"] = await set_tables(pool, base, sessions)
         try:
             connect_times, connect_s, cpu_before_connect, cpu_after_connect = await connect_all(
                 tables, port
             )
-            floor_figures = await floor(base, tables[0].code)
-
-            other: list[float] = []
-            every: list[float] = []
-            post: list[float] = []
-            lag: list[float] = []  # how late each POST went out, against the schedule
-            overdue: list[tuple[Watch, int]] = []  # frames lost: (socket, version)
-            errors: list[str] = []
-            notes: list[str] = []
-            counts = {"scheduled": 0, "sent": 0, "completed": 0, "not_sent": 0}
-            frames = {"expected": 0, "late": 0, "lost": 0}
-            per_table = int(duration // interval) + (1 if duration % interval else 0)
+            raw["connect_times"], raw["connect_s"] = connect_times, connect_s
+            raw["cpu_connect"] = (
+                cpu_after_connect - cpu_before_connect
+                if together is None and cpu_before_connect is not None and cpu_after_connect
+                else None
+            )
+            if together is None:
+                raw["floor"] = await floor(base, tables[0].code)
+                await loop.run_in_executor(None, server_lag, base)  # from now on
+                cpu_before = server_cpu_seconds(port)
+                t0 = time.perf_counter() + 0.5
+            else:
+                together.connected.put(tables[0].code)
+                await loop.run_in_executor(None, together.start.wait, START_WAIT)
+                t0 = together.t0.value
 
             async def play(index: int, table: Table) -> None:
-                offset = index * interval / len(tables)
+                offset = index * interval / total
                 for n in range(per_table):
                     due = t0 + offset + n * interval
                     if due - t0 >= duration:
@@ -534,14 +606,14 @@ async def paced(
                     try:
                         sent, version, said, answered = await send_tap(pool, table, actor, n)
                     except OSError as error:
-                        errors.append(f"{type(error).__name__}: {error}"[:160])
+                        raw["errors"].append(f"{type(error).__name__}: {error}"[:160])
                         continue
                     counts["sent"] += 1
-                    lag.append(max(0.0, sent - due))
+                    raw["lag"].append(max(0.0, sent - due))
                     if version is None:
-                        errors.append(said)
+                        raw["errors"].append(said)
                         continue
-                    post.append(answered - sent)
+                    raw["post"].append(answered - sent)
                     others = [(actor + k) % SEATS for k in range(1, SEATS)]
                     arrived = await asyncio.gather(
                         *(table.watches[s].arrival(version, FRAME_TIMEOUT) for s in others)
@@ -554,7 +626,7 @@ async def paced(
                     if None in arrived:
                         missing = [s for s, t in zip(others, arrived, strict=True) if t is None]
                         overdue.extend((table.watches[s], version) for s in missing)
-                        notes.append(
+                        raw["notes"].append(
                             f"lost v{version} on {table.code} seats {missing}: "
                             + "; ".join(
                                 f"top v{table.watches[s].top} {table.watches[s].failure or 'open'}"
@@ -563,37 +635,153 @@ async def paced(
                         )
                         continue
                     counts["completed"] += 1
-                    other.append(arrived[0] - sent)
-                    every.append(max(arrived) - sent)
+                    raw["other"].append(arrived[0] - sent)
+                    raw["every"].append(max(arrived) - sent)
 
-            cpu_before = server_cpu_seconds(port)
-            t0 = time.perf_counter() + 0.5
-            await asyncio.gather(*(play(i, t) for i, t in enumerate(tables)))
-            wall = time.perf_counter() - t0
-            cpu_after = server_cpu_seconds(port)
-            # Did the lost frames come at all? (No heartbeats here: a phone's
-            # ping would make its table check the revision within seconds.)
+            lagging = asyncio.create_task(loop_lag(raw["client_lag"]))
+            cpu_self = time.process_time()
+            await asyncio.gather(*(play(first + i, t) for i, t in enumerate(tables)))
+            raw["wall"] = time.perf_counter() - t0
+            raw["client_cpu"] = time.process_time() - cpu_self
+            lagging.cancel()
+            if together is None:
+                cpu_after = server_cpu_seconds(port)
+                raw["cpu"] = (
+                    cpu_after - cpu_before
+                    if cpu_before is not None and cpu_after is not None
+                    else None
+                )
+                raw["server_lag"] = await loop.run_in_executor(None, server_lag, base)
+            else:
+                await loop.run_in_executor(None, together.stop.wait, STOP_WAIT + duration)
+            # Did the lost frames come at all? (A phone's ping, with --pings, makes
+            # its table check the revision within seconds.)
             await asyncio.gather(*(w.arrival(v, LOST_GRACE) for w, v in overdue))
-            never = sum(w.top < v for w, v in overdue)
+            raw["never"] = sum(w.top < v for w, v in overdue)
         finally:
             await close_all(tables)
 
     watches = [w for table in tables for w in table.watches if w is not None]
-    updates = [size for w in watches for size in w.frame_bytes[1:]]
-    failed = [w.failure for w in watches if w.failure and w.failure != "closed by the server"]
-    cpu = (cpu_after - cpu_before) if cpu_before is not None and cpu_after is not None else None
+    raw["sockets"] = len(watches)
+    raw["updates"] = [size for w in watches for size in w.frame_bytes[1:]]
+    raw["failed"] = [
+        w.failure for w in watches if w.failure and w.failure != "closed by the server"
+    ]
+    return raw
+
+
+START_WAIT = 900.0  # seconds a client process waits for the others to connect
+STOP_WAIT = 120.0  # and, beyond the duration, for the others to finish
+
+
+def _client_process(together: Together, base: str, kwargs: dict[str, Any]) -> None:
+    try:
+        raw = asyncio.run(paced_part(base, together=together, **kwargs))
+    except BaseException as error:
+        together.start.abort()
+        together.stop.abort()
+        together.results.put({"failure": f"{type(error).__name__}: {error}"[:300]})
+        raise
+    together.results.put(raw)
+
+
+def paced(
+    base: str, *, sessions: int, interval: float, duration: float, threads: int, processes: int = 1
+) -> dict[str, Any]:
+    """``sessions`` tables × 5 phones on one process, each table acting every
+    ``interval`` seconds, the tables' starts spread evenly over one interval, for
+    ``duration`` seconds of actions. An open loop: the schedule does not wait for
+    the server (except that a table never has two actions in flight, as a table of
+    people would not); what is measured is whether the process keeps up.
+
+    ``processes`` > 1: the tables are shared among that many client processes (one
+    Python event loop reading 2,000 pinging sockets can be the bottleneck), which
+    start their schedules together."""
+    port = int(base.rsplit(":", 1)[1])
+    kwargs: dict[str, Any] = {
+        "total": sessions,
+        "interval": interval,
+        "duration": duration,
+        "threads": threads,
+    }
+    if processes <= 1:
+        raw = asyncio.run(paced_part(base, sessions=sessions, first=0, **kwargs))
+        return paced_result(raw, sessions, interval, duration, processes=1)
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    together = Together(context, processes)
+    children = []
+    first = 0
+    for k in range(processes):
+        share = sessions // processes + (1 if k < sessions % processes else 0)
+        child = context.Process(
+            target=_client_process,
+            args=(together, base, {**kwargs, "sessions": share, "first": first}),
+        )
+        first += share
+        child.start()
+        children.append(child)
+    try:
+        codes = [together.connected.get(timeout=START_WAIT) for _ in children]
+        floor_figures = asyncio.run(floor(base, codes[0]))
+        server_lag(base)  # from now on
+        cpu_before = server_cpu_seconds(port)
+        together.t0.value = time.perf_counter() + 0.5
+        together.start.wait(START_WAIT)
+        together.stop.wait(STOP_WAIT + duration)
+        wall = time.perf_counter() - together.t0.value
+        cpu_after = server_cpu_seconds(port)
+        lag_of_server = server_lag(base)
+        raws = [together.results.get(timeout=STOP_WAIT + LOST_GRACE + 60) for _ in children]
+    finally:
+        for child in children:
+            child.join(timeout=60)
+            if child.is_alive():
+                child.kill()
+    failures = [r["failure"] for r in raws if "failure" in r]
+    if failures:
+        raise RuntimeError(f"a client process failed: {failures}")
+    raw = {
+        key: [x for r in raws for x in r[key]]
+        for key in (
+            "other", "every", "post", "lag", "errors", "notes", "client_lag",
+            "connect_times", "updates", "failed",
+        )
+    }  # fmt: skip
+    raw["counts"] = {k: sum(r["counts"][k] for r in raws) for k in raws[0]["counts"]}
+    raw["frames"] = {k: sum(r["frames"][k] for r in raws) for k in raws[0]["frames"]}
+    raw["never"] = sum(r["never"] for r in raws)
+    raw["sockets"] = sum(r["sockets"] for r in raws)
+    raw["client_cpu"] = sum(r["client_cpu"] for r in raws)
+    raw["client_cpu_max"] = max(r["client_cpu"] / r["wall"] for r in raws)
+    raw["setup_s"] = max(r["setup_s"] for r in raws)
+    raw["connect_s"] = max(r["connect_s"] for r in raws)
+    raw["cpu_connect"] = None  # the processes' connections overlap
+    raw["floor"] = floor_figures
+    raw["wall"] = wall
+    raw["cpu"] = cpu_after - cpu_before if cpu_before is not None and cpu_after else None
+    raw["server_lag"] = lag_of_server
+    return paced_result(raw, sessions, interval, duration, processes=processes)
+
+
+def paced_result(
+    raw: dict[str, Any], sessions: int, interval: float, duration: float, *, processes: int
+) -> dict[str, Any]:
+    counts, frames, wall, cpu = raw["counts"], raw["frames"], raw["wall"], raw["cpu"]
+    updates = raw["updates"]
     return {
-        "sessions": len(tables),
-        "sockets": len(watches),
+        "sessions": sessions,
+        "sockets": raw["sockets"],
         "interval_s": interval,
         "duration_s": duration,
-        "target_actions_per_s": round(len(tables) / interval, 1),
-        "setup_s": round(setup_s, 1),
-        "connect_s": round(connect_s, 1),
-        "connect_ms": summary_ms(connect_times),
+        "target_actions_per_s": round(sessions / interval, 1),
+        "setup_s": round(raw["setup_s"], 1),
+        "connect_s": round(raw["connect_s"], 1),
+        "connect_ms": summary_ms(raw["connect_times"]),
         "server_cpu_ms_per_connect": (
-            round((cpu_after_connect - cpu_before_connect) * 1000 / len(watches), 1)
-            if cpu_before_connect is not None and cpu_after_connect is not None
+            round(raw["cpu_connect"] * 1000 / raw["sockets"], 1)
+            if raw["cpu_connect"] is not None and raw["sockets"]
             else None
         ),
         "wall_s": round(wall, 1),
@@ -602,19 +790,24 @@ async def paced(
         "frames_expected": frames["expected"],
         "frames_late": frames["late"],
         "frames_lost": frames["lost"],
-        "frames_never": never,
-        "errors": len(errors),
-        "error_samples": sorted(set(errors))[:3] + notes[:3] + failed[:3],
+        "frames_never": raw["never"],
+        "errors": len(raw["errors"]),
+        "error_samples": sorted(set(raw["errors"]))[:3] + raw["notes"][:3] + raw["failed"][:3],
         "server_cpu_ms_per_action": (
             round(cpu * 1000 / counts["completed"], 1) if cpu and counts["completed"] else None
         ),
         "server_cpu_share": round(cpu / wall, 2) if cpu and wall else None,
+        "server_loop_lag_ms": raw.get("server_lag"),
+        "client_processes": processes,
+        "client_cpu_share": round(raw["client_cpu"] / wall, 2) if wall else None,
+        "client_cpu_share_max": round(raw.get("client_cpu_max", raw["client_cpu"] / wall), 2),
+        "client_loop_lag_ms": summary_ms(raw["client_lag"]),
         "update_kb": round(sum(updates) / len(updates) / 1024, 1) if updates else None,
-        "send_lag_ms": summary_ms(lag),
-        "post_ms": summary_ms(post),
-        "other_seat_ms": summary_ms(other),
-        "all_seats_ms": summary_ms(every),
-        "floor": floor_figures,
+        "send_lag_ms": summary_ms(raw["lag"]),
+        "post_ms": summary_ms(raw["post"]),
+        "other_seat_ms": summary_ms(raw["other"]),
+        "all_seats_ms": summary_ms(raw["every"]),
+        "floor": raw["floor"],
     }
 
 
@@ -630,6 +823,10 @@ def run_scenarios(targets: list[tuple[str, str]], args: argparse.Namespace) -> l
         "taps": args.taps,
         "pings": PINGS,
         "server": args.server,
+        "server_cpus": sorted(args.server_cpus) if args.server_cpus else None,
+        "client_cpus": sorted(args.client_cpus) if args.client_cpus else None,
+        "tap_threads": args.tap_threads,
+        "switch_interval": args.switch_interval,
         "workers": args.workers,
     }
     plans = [(1, args.single_actions), (args.sessions, args.actions)]
@@ -666,14 +863,13 @@ def run_scenarios(targets: list[tuple[str, str]], args: argparse.Namespace) -> l
                     f"per table every {args.paced_interval:g} s for {args.paced_duration:g} s …",
                     flush=True,
                 )
-                result = asyncio.run(
-                    paced(
-                        base,
-                        sessions=args.paced_sessions,
-                        interval=args.paced_interval,
-                        duration=args.paced_duration,
-                        threads=args.paced_threads,
-                    )
+                result = paced(
+                    base,
+                    sessions=args.paced_sessions,
+                    interval=args.paced_interval,
+                    duration=args.paced_duration,
+                    threads=args.paced_threads,
+                    processes=args.client_processes,
                 )
                 results.append(
                     {"backend": label, "round": round_, **extra, "paced": True, **result}
@@ -729,12 +925,23 @@ def run_backend(backend: str, args: argparse.Namespace) -> list[dict[str, Any]]:
     stamp = now_stamp()
     log_path = RESULTS / f"server-{backend}-{stamp}.log"
     floor_log = RESULTS / f"server-{backend}-floor-{stamp}.log"
-    how = {"server": args.server, "workers": args.workers}
+    how = {"server": args.server, "workers": args.workers, "cpus": args.server_cpus}
     with temp_dir() as directory, contextlib.ExitStack() as stack:
         env = server_env_at(
             args.repo, backend, directory, args.redis_url, log_level=args.server_log_level
         )
-        base = stack.enter_context(serve(args.repo, env, log_path, **how))
+        if args.switch_interval is not None:
+            env["SEGNALINO_SWITCH_INTERVAL"] = str(args.switch_interval)
+        if args.tap_threads is not None:
+            env["SEGNALINO_TAP_THREADS"] = str(args.tap_threads)
+        if SERVER_PROBE:
+            served: dict[str, Any] = {
+                "app": "probe:application",
+                "extra_path": str(REPO / "benchmarks"),
+            }
+        else:
+            served = {}
+        base = stack.enter_context(serve(args.repo, env, log_path, **served, **how))
         targets = [(backend, base)]
         if args.floor:
             floor_env = {**env, "CHANNEL_PREFIX": env.get("CHANNEL_PREFIX", "") + "-floor"}
@@ -878,6 +1085,31 @@ def print_table(results: list[dict[str, Any]]) -> None:
             f"post p50 {r['post_ms']['p50']}"
         )
         print(f"  taps sent late against the schedule: p95 {sl['p95']} ms, max {sl['max']} ms")
+        cl, sv = r.get("client_loop_lag_ms") or {}, r.get("server_loop_lag_ms") or {}
+        print(
+            f"  client ({r.get('client_processes', 1)} process(es)): "
+            f"{r.get('client_cpu_share')} of a core in all, "
+            f"{r.get('client_cpu_share_max')} the busiest; its event loop late by p50 "
+            f"{cl.get('p50')}, p95 {cl.get('p95')}, p99 {cl.get('p99')}, max {cl.get('max')} ms"
+        )
+        if sv:
+            print(
+                f"  server's event loop late by p50 {sv.get('p50')}, p95 {sv.get('p95')}, "
+                f"p99 {sv.get('p99')}, max {sv.get('max')} ms ({sv.get('n')} wake-ups of "
+                f"{LAG_TICK * 1000:g} ms; switch interval {sv.get('switch_interval_s')} s)"
+            )
+            th = sv.get("thread") or {}
+            print(
+                f"  a thread of the server waking from a {LAG_TICK * 1000:g} ms sleep (the GIL): "
+                f"late by p50 {th.get('p50')}, p95 {th.get('p95')}, p99 {th.get('p99')}, "
+                f"max {th.get('max')} ms"
+            )
+            for generation, collections in (sv.get("gc") or {}).items():
+                print(
+                    f"  its garbage collections of generation {generation}: "
+                    f"{collections['n']}, {collections['ms']} ms in all, "
+                    f"the longest {collections['max_ms']} ms"
+                )
         print(
             f"  server CPU: {r['server_cpu_ms_per_action']} ms per action, "
             f"{r['server_cpu_share']} of one core; update frame {r['update_kb']} KB; "
@@ -911,6 +1143,15 @@ def print_table(results: list[dict[str, Any]]) -> None:
             + (f", such as {log['samples'][:3]}" if log["trouble"] else "")
         )
     print()
+
+
+def cpu_list(text: str) -> set[int]:
+    """``0`` or ``0,1`` or ``0-1``: a set of core numbers (as taskset's -c)."""
+    cores: set[int] = set()
+    for part in text.split(","):
+        low, _sep, high = part.partition("-")
+        cores.update(range(int(low), int(high or low) + 1))
+    return cores
 
 
 def git_head(repo: Path) -> str:
@@ -990,6 +1231,42 @@ def main(argv: list[str] | None = None) -> int:
         "--paced-threads", type=int, default=64, help="client threads for the POSTs (default 64)"
     )
     parser.add_argument(
+        "--client-processes",
+        type=int,
+        default=1,
+        help="client processes sharing the paced run's tables (default 1: one event "
+        "loop reads every socket)",
+    )
+    parser.add_argument(
+        "--server-cpus",
+        type=cpu_list,
+        default=None,
+        help="cores the server may run on, e.g. 1 (default: any)",
+    )
+    parser.add_argument(
+        "--client-cpus",
+        type=cpu_list,
+        default=None,
+        help="cores this client may run on, e.g. 0 (default: any)",
+    )
+    parser.add_argument(
+        "--server-probe",
+        action="store_true",
+        help="serve benchmarks/probe.py: the paced run reports the server's event-loop lag",
+    )
+    parser.add_argument(
+        "--switch-interval",
+        type=float,
+        default=None,
+        help="the server's sys.setswitchinterval in seconds (with --server-probe)",
+    )
+    parser.add_argument(
+        "--tap-threads",
+        type=int,
+        default=None,
+        help="the server's SEGNALINO_TAP_THREADS (default: its settings' 4)",
+    )
+    parser.add_argument(
         "--floor",
         action="store_true",
         help="also serve benchmarks/floor.py (same stack, trivial work) and run every "
@@ -1030,7 +1307,13 @@ def main(argv: list[str] | None = None) -> int:
         "group messages for a full channel)",
     )
     args = parser.parse_args(argv)
-    global KEEP_ALIVE, TAPS_ON_SOCKET, PINGS, DEFLATE
+    global KEEP_ALIVE, TAPS_ON_SOCKET, PINGS, DEFLATE, SERVER_PROBE
+    SERVER_PROBE = args.server_probe
+    if args.switch_interval is not None and not SERVER_PROBE:
+        parser.error("--switch-interval needs --server-probe")
+    if args.client_cpus:
+        os.sched_setaffinity(0, args.client_cpus)
+    args.client_processes = max(1, min(args.client_processes, 8))
     KEEP_ALIVE = not args.new_connections
     DEFLATE = not args.no_deflate
     PINGS = args.pings

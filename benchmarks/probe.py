@@ -1,0 +1,127 @@
+"""The server's event-loop lag, for benchmarks only: ``config.asgi`` wrapped.
+
+``latency.py --server-probe`` serves ``probe:application`` instead of
+``config.asgi:application``: the same application, plus a task on the server's
+event loop that sleeps 5 ms again and again and notes how late it wakes (the time
+every other ready callback waited: renders, pongs, the GIL held by a tap thread),
+a thread that does the same with ``time.sleep`` (it wakes late by as long as it
+waits for the GIL, as a tap thread does after each database round trip), the
+garbage collector's collections (how many, how long, per generation), and one
+path, ``GET /__probe__``, that answers what was noted since the last such request
+(lateness p50/p95/p99/max in ms and how many wake-ups; collections) and starts
+again.
+
+``SEGNALINO_SWITCH_INTERVAL`` (seconds) sets ``sys.setswitchinterval`` in the
+server process: how long a thread holding the GIL keeps it while another waits
+(CPython's default 0.005).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import os
+import sys
+import threading
+import time
+from collections import Counter
+from typing import Any
+
+from config.asgi import application as served
+
+if os.environ.get("SEGNALINO_SWITCH_INTERVAL"):
+    sys.setswitchinterval(float(os.environ["SEGNALINO_SWITCH_INTERVAL"]))
+
+TICK = 0.005
+_late: list[float] = []
+_thread_late: list[float] = []
+_task: asyncio.Future | None = None
+_collections: list[tuple[int, float]] = []  # (generation, seconds) of each collection
+_collecting_since = 0.0
+
+
+def _on_collection(phase: str, info: dict[str, int]) -> None:
+    global _collecting_since
+    if phase == "start":
+        _collecting_since = time.perf_counter()
+    else:
+        _collections.append((info["generation"], time.perf_counter() - _collecting_since))
+
+
+gc.callbacks.append(_on_collection)
+
+
+async def _probe() -> None:
+    while True:
+        start = time.perf_counter()
+        await asyncio.sleep(TICK)
+        _late.append(time.perf_counter() - start - TICK)
+
+
+def _thread_probe() -> None:
+    while True:
+        start = time.perf_counter()
+        time.sleep(TICK)
+        _thread_late.append(time.perf_counter() - start - TICK)
+
+
+def _summary() -> dict[str, Any]:
+    found = {**_quantiles(_late), "switch_interval_s": sys.getswitchinterval()}
+    found["thread"] = _quantiles(_thread_late)
+    found["gc"] = {
+        str(generation): {
+            "n": len(took),
+            "ms": round(sum(took) * 1000, 1),
+            "max_ms": round(max(took) * 1000, 1),
+        }
+        for generation in (0, 1, 2)
+        if (took := [t for g, t in _collections if g == generation])
+    }
+    # What the next collections walk: each generation's size and commonest types.
+    found["generations"] = {}
+    for generation in (0, 1, 2):
+        objects = gc.get_objects(generation)
+        common = Counter(type(o).__name__ for o in objects).most_common(8)
+        found["generations"][str(generation)] = {"n": len(objects), "types": common}
+        del objects
+    _late.clear()
+    _thread_late.clear()
+    _collections.clear()
+    return found
+
+
+def _quantiles(samples: list[float]) -> dict[str, Any]:
+    late = sorted(samples)
+    if not late:
+        return {"n": 0}
+
+    def q(p: float) -> float:
+        return round(late[min(len(late) - 1, int(p * len(late)))] * 1000, 2)
+
+    return {
+        "n": len(late),
+        "p50": q(0.50),
+        "p95": q(0.95),
+        "p99": q(0.99),
+        "max": round(late[-1] * 1000, 2),
+    }
+
+
+async def application(scope: dict, receive: Any, send: Any) -> None:
+    global _task
+    if _task is None:
+        _task = asyncio.ensure_future(_probe())
+        threading.Thread(target=_thread_probe, name="probe", daemon=True).start()
+    if scope["type"] == "http" and scope["path"] == "/__probe__":
+        body = json.dumps(_summary()).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-type", b"application/json")],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+        return
+    await served(scope, receive, send)
