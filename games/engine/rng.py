@@ -164,12 +164,7 @@ class SeededRandom:
         n = self.counter = self.counter + 1
         ahead = self._ahead
         if ahead is None or ahead[0] != seed:
-            # _draw and _splitmix64, inline (two calls less)
-            inner = _MIXED.get(n)
-            z = (seed ^ (_mixed(n) if inner is None else inner)) + _GAMMA & _MASK
-            z = (z ^ z >> 30) * _MIX1 & _MASK
-            z = (z ^ z >> 27) * _MIX2 & _MASK
-            values: tuple[int, ...] = (z ^ z >> 31,)
+            values: tuple[int, ...] = (_draw(seed, n),)
         else:
             _seed, first, values = ahead
             if 0 <= n - first < len(values):
@@ -208,13 +203,7 @@ class SeededRandom:
         limits = _LIMITS
         for i in range(len(items) - 1, 0, -1):
             span = i + 1
-            limit = limits.get(span) or _limit(span)
-            # _below, inline (a call less per card): the first draw under the limit
-            n += 1
-            value = _draw(seed, n)
-            while value >= limit:
-                n += 1
-                value = _draw(seed, n)
+            value, n = _below(seed, n, limits.get(span) or _limit(span))
             j = value % span
             items[i], items[j] = items[j], items[i]
         self.counter = n
