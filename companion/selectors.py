@@ -20,12 +20,27 @@ HISTORY_LENGTH = 15
 
 @dataclass(frozen=True)
 class HistoryEntry:
+    """One line of the history, as the values it is rendered from: in a live table
+    an entry is kept by them (``{% fragment %}``), so the sentences of an entry
+    whose row, names and ``seen`` did not change are not worked out again after a
+    tap (:meth:`lines` runs only when the entry is rendered)."""
+
     version: int
     seat_name: str | None
-    lines: tuple[str, ...]
+    game: str
+    events: tuple[dict[str, Any], ...]
+    #: What the game's sentences read of the state (``Presenter.history_state``).
+    seen: dict[str, Any]
+    names: dict[int, str]
     undone: bool
     is_undo: bool
     undoes: int | None
+
+    def lines(self) -> tuple[str, ...]:
+        """The entry's sentences, in the active language."""
+        presenter = presenter_for(self.game)
+        found = (describe(presenter, event, self.seen, self.names) for event in self.events)
+        return tuple(line for line in found if line)
 
 
 @dataclass(frozen=True)
@@ -130,17 +145,19 @@ def history(
     *,
     rows: list[Action] | None = None,
 ) -> list[HistoryEntry]:
-    """The newest actions first, in the reader's language."""
-    presenter = presenter_for(session.game)
+    """The newest actions first (their sentences in the reader's language)."""
+    seen = presenter_for(session.game).history_state(session.state)
     names = {s.index: s.name for s in seats}
     entries = []
     for row in recent_actions(session, limit) if rows is None else rows:
-        lines = [describe(presenter, event, session.state, names) for event in row.events]
         entries.append(
             HistoryEntry(
                 version=row.version,
                 seat_name=names.get(row.seat) if row.seat is not None else None,
-                lines=tuple(line for line in lines if line),
+                game=session.game,
+                events=tuple(row.events),
+                seen=seen,
+                names=names,
                 undone=row.version in undone,
                 is_undo=row.kind == Action.Kind.UNDO,
                 undoes=row.undoes,
@@ -149,13 +166,14 @@ def history(
     return entries
 
 
-def describe(presenter: Any, event: dict[str, Any], state: dict[str, Any], names: dict) -> str:
-    """One history sentence; the platform's own events first, then the game's."""
+def describe(presenter: Any, event: dict[str, Any], seen: dict[str, Any], names: dict) -> str:
+    """One history sentence; the platform's own events first, then the game's.
+    ``seen``: the game's ``history_state`` of the session's state."""
     if event.get("type") == "timeout":
         return gettext("Time ran out for %(name)s: the default move was played.") % {
             "name": names.get(event.get("seat"), "?")
         }
-    return presenter.describe(event, state, names)
+    return presenter.describe(event, seen, names)
 
 
 def last_effective_action(
@@ -181,7 +199,8 @@ def last_effective_action(
 def undo_label(presenter: Any, last: Action, session: GameSession, seats: list[Seat]) -> str:
     """What the undo button names: the history sentence of the action it takes back."""
     names = {s.index: s.name for s in seats}
-    lines = (describe(presenter, event, session.state, names) for event in last.events)
+    seen = presenter.history_state(session.state)
+    lines = (describe(presenter, event, seen, names) for event in last.events)
     return " ".join(line for line in lines if line)
 
 

@@ -101,7 +101,8 @@ def _what(error: RepeatSuspected, game: str | None) -> str:
         return ""
     presenter = presenter_for(game)
     row = error.earlier
-    lines = (describe(presenter, event, row.session.state, error.names) for event in row.events)
+    seen = presenter.history_state(row.session.state)
+    lines = (describe(presenter, event, seen, error.names) for event in row.events)
     return " ".join(line for line in lines if line)
 
 

@@ -113,10 +113,18 @@ class Presenter(Protocol):
         """An engine error's parameters in the reader's language (names of cards…)."""
         ...
 
+    def history_state(self, state: dict[str, Any]) -> dict[str, Any]:
+        """What :meth:`describe` reads of the state, and nothing more: the history
+        hands ``describe`` this (never the whole state), and an entry of a live table
+        is kept by it, so an entry whose event, names and this did not change is
+        neither described nor rendered again after a tap."""
+        ...
+
     def describe(
         self, event: dict[str, Any], state: dict[str, Any], names: dict[Any, Any] | None = None
     ) -> str:
-        """One history sentence for an engine event ("" to leave it out)."""
+        """One history sentence for an engine event ("" to leave it out). ``state``
+        is :meth:`history_state`'s part of the state."""
         ...
 
     def story(

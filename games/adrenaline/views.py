@@ -382,6 +382,13 @@ class AdrenalinePresenter:
 
     # ------------------------------------------------------------ history
 
+    def history_state(self, state: dict[str, Any]) -> dict[str, Any]:
+        """Who plays which character, and the map's board (a move names its room)."""
+        return {
+            "players": [{"character": p["character"]} for p in state.get("players", [])],
+            "board": state.get("board"),
+        }
+
     def describe(
         self, event: dict[str, Any], state: dict[str, Any], names: dict | None = None
     ) -> str:

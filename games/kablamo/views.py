@@ -234,6 +234,17 @@ class KablamoPresenter:
 
     # ------------------------------------------------------------ history
 
+    def history_state(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The players' names and the table's bullets' names."""
+        return {
+            "players": [{"name": p["name"]} for p in state["players"]],
+            "bullets": {
+                slug: {"name": bullet["name"]}
+                for slug, bullet in state["bullets"].items()
+                if "name" in bullet
+            },
+        }
+
     def describe(
         self, event: dict[str, Any], state: dict[str, Any], names: dict | None = None
     ) -> str:

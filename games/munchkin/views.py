@@ -417,6 +417,10 @@ class MunchkinPresenter:
 
     # ------------------------------------------------------------ history
 
+    def history_state(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The players' names."""
+        return {"players": [{"name": p["name"]} for p in state.get("players", [])]}
+
     def describe(
         self, event: dict[str, Any], state: dict[str, Any], names: dict | None = None
     ) -> str:

@@ -311,6 +311,13 @@ class PlasticAttackPresenter:
 
     # ------------------------------------------------------------ history
 
+    def history_state(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The players' names and the figures' names."""
+        return {
+            "players": [{"name": p["name"]} for p in state["players"]],
+            "characters": [{"name": c["name"]} for c in state["characters"]],
+        }
+
     def describe(
         self, event: dict[str, Any], state: dict[str, Any], names: dict | None = None
     ) -> str:

@@ -230,6 +230,10 @@ class ShazammPresenter:
 
     # ------------------------------------------------------------ history
 
+    def history_state(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The mages' names."""
+        return {"names": list(state.get("names", []))}
+
     def describe(
         self, event: dict[str, Any], state: dict[str, Any], names: dict | None = None
     ) -> str:

@@ -1,0 +1,127 @@
+"""The history: each entry is worded from its row and from the part of the state its
+game's sentences read (``Presenter.history_state``), so a live table words and
+renders again only the entries that changed after a tap, and the words are the
+same as from the whole state."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion import fragments, services
+from companion.rendering import SHARED, render_part
+from companion.selectors import HistoryEntry, history, undone_versions, viewer_for
+from games.views import presenter_for, presenters
+from tests.conftest import next_key, phone, shot
+
+pytestmark = pytest.mark.django_db
+
+
+def words_with_the_whole_state(session) -> list[tuple[str, ...]]:
+    """The history's sentences as the game words them from the whole state."""
+    presenter = presenter_for(session.game)
+    names = {seat.index: seat.name for seat in session.seats.all()}
+    rows = session.actions.order_by("-version")
+    whole = (
+        tuple(presenter.describe(event, session.state, names) for event in row.events)
+        for row in rows
+    )
+    return [tuple(line for line in lines if line) for lines in whole]
+
+
+def words_of_the_history(session) -> list[tuple[str, ...]]:
+    seats = list(session.seats.all())
+    entries = history(session, seats, undone_versions(session), limit=1000)
+    return [entry.lines() for entry in entries]
+
+
+def test_after_a_tap_only_the_new_entry_is_worded(make_session, monkeypatch):
+    session = make_session()
+    for target in ("banshee", "dozer", "banshee"):
+        services.submit_action(session, shot("dstructor", target), token="host", key=next_key())
+    presenter = presenter_for("adrenaline")
+    worded: list[dict] = []
+    real = type(presenter).describe
+
+    def counted(self, event, state, names=None):
+        worded.append(event)
+        return real(self, event, state, names)
+
+    monkeypatch.setattr(type(presenter), "describe", counted)
+    store = fragments.Store()
+
+    def live_render() -> str:
+        session.refresh_from_db()
+        seats = list(session.seats.all())
+        viewer = viewer_for(session, seats, "host")
+        store.advance()
+        return render_part(SHARED, session, seats, viewer, "en", pieces=store)
+
+    live_render()
+    assert len(worded) >= 3  # every entry, the first time (and the undo button)
+    services.submit_action(session, shot("dstructor", "dozer"), token="host", key=next_key())
+    worded.clear()
+    html = live_render()
+    # The new entry, and the undo button that names it: not the three before.
+    assert {e["target"] for e in worded if e.get("type") == "damage"} == {"dozer"}
+    assert sum(1 for e in worded if e.get("type") == "damage") == 2
+    assert html.count("D-struct-OR hits Dozer: 1 damage.") >= 2  # entry and undo label
+
+
+def test_an_entry_reads_only_the_part_of_the_state_its_game_declares():
+    # The entry's values are what it is kept by: it never carries the whole state.
+    entry = HistoryEntry(
+        version=1,
+        seat_name="Anna",
+        game="shazamm",
+        events=({"type": "nothing"},),
+        seen=presenter_for("shazamm").history_state({"names": ["Anna", "Bruno"], "deck": [1]}),
+        names={0: "Anna"},
+        undone=False,
+        is_undo=False,
+        undoes=None,
+    )
+    assert entry.seen == {"names": ["Anna", "Bruno"]}
+
+
+@pytest.mark.parametrize("game", [p.slug for p in presenters()])
+def test_every_game_declares_what_its_history_reads(game):
+    assert callable(getattr(presenter_for(game), "history_state", None))
+
+
+def test_adrenaline_words_moves_on_the_map_and_hits_as_from_the_whole_state(catalogs):
+    session = services.create_session(
+        game="adrenaline",
+        seat_names=["Anna", "Bruno", "Carla"],
+        options={"characters": ["dozer", "banshee", "violet"], "board": "small"},
+        host_token="host",
+    )
+    services.submit_action(session, shot("dozer", "banshee"), token="host", key=next_key())
+    services.submit_action(
+        session,
+        {"type": "move", "player": "banshee", "square": "1-1"},
+        token="host",
+        key=next_key(),
+    )
+    session.refresh_from_db()
+    words = words_of_the_history(session)
+    assert words == words_with_the_whole_state(session)
+    assert any("red room" in line for lines in words for line in lines)
+
+
+def test_kablamo_words_the_tables_own_bullets_as_from_the_whole_state(catalogs):
+    from companion.models import GameSession
+
+    anna = phone("anna")
+    response = anna.post("/new/kablamo/", {"name_0": "Anna", "name_1": "Bruno"})
+    code = response["Location"].rstrip("/").rsplit("/", 1)[1]
+    for fields in (
+        {"type": "add_bullet", "name": "Speed Load", "number": "12", "kind": "action"},
+        {"type": "loaded", "seat": "0"},
+        {"type": "loaded", "seat": "1"},
+    ):
+        answer = anna.post(f"/s/{code}/act", {"key": next_key(), **fields}, HTTP_HX_REQUEST="true")
+        assert answer.status_code == 200, answer.content.decode()[:300]
+    session = GameSession.objects.get(code=code)
+    words = words_of_the_history(session)
+    assert words == words_with_the_whole_state(session)
+    assert any("Speed Load, number 12" in line for lines in words for line in lines)
