@@ -135,7 +135,13 @@ class Piece:
     or inside the fragment around it) and that HTML's hash; the hash of its HTML
     with the pieces nested in it that can be sent alone (``fragments.OPEN``) left
     out (``skeleton``), and those pieces, each a ``Piece`` again whose ``alone`` is
-    its HTML marked for an out-of-band swap."""
+    its HTML marked for an out-of-band swap.
+
+    A fragment whose nested pieces are the items of a feed (a list, newest first,
+    whose element carries an ``id`` and ``data-feed="<length>"``: the history) also
+    has that element's id (``feed``), its length, and the hash of its HTML with
+    the items left out (``shell``): when only new items came in at the top (and
+    the oldest went), a phone is sent just those, to put before the others."""
 
     ident: str
     html: str
@@ -143,6 +149,9 @@ class Piece:
     skeleton: int
     nested: tuple[Piece, ...] = ()
     alone: str = ""
+    feed: str = ""
+    length: int = 0
+    shell: int = 0
 
 
 #: A frame cut in its fragments, in order.
@@ -209,7 +218,29 @@ def _piece(ident: str, html: str, *, nested: bool = False) -> Piece:
     if nested:
         tag_end = clean.find(">")
         alone = clean[:tag_end] + _OOB + clean[tag_end:]
-    return Piece(ident, clean, digest, digest if not children else hash(skeleton), children, alone)
+    feed = _FEED.search(skeleton) if children else None
+    named = _ID.search(feed.group(0)) if feed is not None else None
+    if feed is None or named is None:
+        return Piece(
+            ident, clean, digest, digest if not children else hash(skeleton), children, alone
+        )
+    return Piece(
+        ident,
+        clean,
+        digest,
+        hash(skeleton),
+        children,
+        alone,
+        feed=named.group(1),
+        length=int(feed.group(1)),
+        shell=hash(_ITEM.sub("", skeleton)),
+    )
+
+
+#: The start tag of a feed's element (``data-feed="<length>"``; its id is found in it).
+_FEED = re.compile(r'<[^<>]*\bdata-feed="(\d+)"[^<>]*>')
+#: A nested piece's place in a skeleton, with the blank around it.
+_ITEM = re.compile(r"\s*\x00[^\x00]*\x00\s*")
 
 
 def _closing(html: str, at: int) -> int:
@@ -266,14 +297,15 @@ class Shown:
 
 
 #: What a socket sent of a fragment: the hash of its HTML; for a fragment with
-#: nested pieces, that hash, its skeleton's, and what was sent of each piece.
-Sent = int | tuple[int, int, dict[str, "Sent"]]
+#: nested pieces, that hash, its skeleton's, its shell's (0 without a feed) and
+#: what was sent of each piece, in the fragment's order.
+Sent = int | tuple[int, int, int, dict[str, "Sent"]]
 
 
 def _sent(piece: Piece) -> Sent:
     if not piece.nested:
         return piece.digest
-    return piece.digest, piece.skeleton, {p.ident: _sent(p) for p in piece.nested}
+    return piece.digest, piece.skeleton, piece.shell, {p.ident: _sent(p) for p in piece.nested}
 
 
 def _changes(piece: Piece, before: Sent | None, out: list[str]) -> Sent:
@@ -285,14 +317,50 @@ def _changes(piece: Piece, before: Sent | None, out: list[str]) -> Sent:
         if before == piece.digest:
             return before
     else:
-        digest, skeleton, nested = before
+        digest, skeleton, shell, nested = before
         if digest == piece.digest:
             return before
         if piece.nested and skeleton == piece.skeleton:
             return (
                 piece.digest,
                 piece.skeleton,
+                piece.shell,
                 {p.ident: _changes(p, nested.get(p.ident), out) for p in piece.nested},
             )
+        if piece.feed and shell == piece.shell:
+            fed = _fed(piece, list(nested), out)
+            if fed is not None:
+                return (
+                    piece.digest,
+                    piece.skeleton,
+                    piece.shell,
+                    {
+                        p.ident: fed[p.ident]
+                        if p.ident in fed
+                        else _changes(p, nested[p.ident], out)
+                        for p in piece.nested
+                    },
+                )
     out.append(piece.alone or piece.html)
     return _sent(piece)
+
+
+def _fed(piece: Piece, before: list[str], out: list[str]) -> dict[str, Sent] | None:
+    """If ``piece``'s feed is the one a phone has (``before``: its items' ids, in
+    order) with new items come in at the top and the oldest gone past its length,
+    add those new items to ``out``, to go before the others (the phone drops what
+    runs past the length, as the server did), and say what was sent of each; None
+    otherwise (the whole fragment goes)."""
+    items = [p.ident for p in piece.nested]
+    new = 0
+    while new < len(items) and items[new] not in before:
+        new += 1
+    if new == 0 or items != (items[:new] + before)[: piece.length]:
+        return None
+    if len(items) != min(piece.length, new + len(before)):
+        return None
+    added = piece.nested[:new]
+    out.append(
+        f'<div hx-swap-oob="afterbegin:#{piece.feed}">' + "".join(p.html for p in added) + "</div>"
+    )
+    return {p.ident: _sent(p) for p in added}

@@ -287,6 +287,7 @@ def table_context(
     view = engine.view(session.state, board_viewer.seat)
     context.update(
         history=history(session, seats, undone, rows=recent),
+        history_limit=HISTORY_LENGTH,
         undo_version=last.version if last and undo_allowed else None,
         undo_label=undo_label(presenter, last, session, seats) if last and undo_allowed else "",
         game=presenter.context(

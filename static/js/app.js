@@ -394,6 +394,26 @@ document.addEventListener("htmx:oobBeforeSwap", function (event) {
   }
 });
 
+// A feed (the history: newest first, data-feed="<its length>"): a live update
+// sends only the new items, to go at the top. An item the phone already shows (a
+// reply to its own request put it there) is not shown twice, and the list keeps
+// its length, as the server's does.
+document.addEventListener("htmx:oobBeforeSwap", function (event) {
+  var target = event.detail.target;
+  var incoming = event.detail.fragment;
+  if (!target || !target.dataset || !target.dataset.feed || !incoming || !incoming.children) return;
+  Array.prototype.forEach.call(incoming.children, function (item) {
+    var shown = item.id && document.getElementById(item.id);
+    if (shown && shown.parentNode === target) shown.remove();
+  });
+});
+document.addEventListener("htmx:oobAfterSwap", function (event) {
+  var target = event.detail.target;
+  if (!target || !target.dataset || !target.dataset.feed) return;
+  var length = parseInt(target.dataset.feed, 10) || 0;
+  while (target.children.length > length) target.lastElementChild.remove();
+});
+
 // A live update must not fold a panel the player has open (cubes, weapons), nor
 // undo the numbers they are choosing for a hit (a form with data-keep-choices).
 (function () {

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion import rendering, services
+from companion.fragments import CLOSE, OPEN
 from companion.models import GameSession
 from companion.selectors import viewer_for
 from tests.conftest import make_duel, next_key, phone, shot
@@ -286,3 +287,85 @@ def test_a_cube_paid_by_the_shooter_leaves_the_shot_helper_alone_unless_a_scope_
     sent = pay(-1)
     assert '<option value="red">' not in sent["shot-tool"]
     assert '<option value="blue">' in sent["shot-tool"]
+
+
+# ---------------------------------------------------------------- feeds (the history)
+
+
+def _feed(items: list[str], title: str = "What happened", length: int = 3) -> rendering.Frame:
+    """A history-like fragment cut as a live table cuts it: a list of pieces."""
+    entries = "".join(f'{OPEN}<li id="e{i}" data-piece>{i}</li>{CLOSE}' for i in items)
+    return rendering.cut(
+        f'<section id="h" hx-swap-oob="true"><h2>{title}</h2>'
+        f'<ol id="h-list" data-feed="{length}">{entries}</ol></section>'
+    )
+
+
+def test_a_new_entry_of_a_feed_is_sent_alone_to_go_at_the_top():
+    shown = rendering.Shown()
+    shown.everything(_feed(["2", "1"]))
+    update = shown.changes(_feed(["3", "2", "1"]))
+    assert update == '<div hx-swap-oob="afterbegin:#h-list"><li id="e3" data-piece>3</li></div>'
+    # Past its length the oldest goes (the phone drops it too): still only the new one.
+    update = shown.changes(_feed(["5", "4", "3"]))
+    assert update == (
+        '<div hx-swap-oob="afterbegin:#h-list">'
+        '<li id="e5" data-piece>5</li><li id="e4" data-piece>4</li></div>'
+    )
+    assert shown.changes(_feed(["5", "4", "3"])) == ""  # nothing new: nothing sent
+
+
+def test_a_new_entry_and_a_changed_one_go_together():
+    shown = rendering.Shown()
+    shown.everything(_feed(["2", "1"]))
+    frame = rendering.cut(
+        '<section id="h" hx-swap-oob="true"><h2>What happened</h2><ol id="h-list" data-feed="3">'
+        f'{OPEN}<li id="e3" data-piece>undo 2</li>{CLOSE}'
+        f'{OPEN}<li id="e2" class="undone" data-piece>2</li>{CLOSE}'
+        f'{OPEN}<li id="e1" data-piece>1</li>{CLOSE}</ol></section>'
+    )
+    update = shown.changes(frame)
+    assert update.startswith('<div hx-swap-oob="afterbegin:#h-list"><li id="e3"')
+    assert '<li id="e2" class="undone" data-piece hx-swap-oob="true">2</li>' in update
+    assert 'id="e1"' not in update
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        ["1", "2"],  # the order changed
+        ["2"],  # an entry went without a new one
+        ["3", "1"],  # one in the middle went
+    ],
+)
+def test_a_feed_that_did_not_just_grow_at_the_top_is_sent_whole(after):
+    shown = rendering.Shown()
+    shown.everything(_feed(["2", "1"]))
+    update = shown.changes(_feed(after))
+    assert update.startswith('<section id="h" hx-swap-oob="true">')
+
+
+def test_a_feed_whose_list_around_the_entries_changed_is_sent_whole():
+    shown = rendering.Shown()
+    shown.everything(_feed(["2", "1"]))
+    update = shown.changes(_feed(["3", "2", "1"], title="Cosa è successo"))
+    assert update.startswith('<section id="h" hx-swap-oob="true">')
+
+
+def test_after_a_tap_the_history_sends_only_its_new_entry(make_session):
+    from companion.fragments import Store
+
+    session = make_session()
+    tokens = _sit_everyone(session)
+    services.submit_action(session, shot("dstructor", "dozer"), token="host", key=next_key())
+    store, shown = Store(), rendering.Shown()
+    full = "".join(p.html for p in _live_frame(session, tokens[1], store))
+    assert 'id="history-list" data-feed="15"' in full
+    shown.everything(_live_frame(session, tokens[1], store))
+    services.submit_action(session, shot("dstructor", "banshee"), token="host", key=next_key())
+    store.advance()
+    update = shown.changes(_live_frame(session, tokens[1], store))
+    assert 'id="history"' not in update and 'id="history-1"' not in update
+    top = update[update.index('<div hx-swap-oob="afterbegin:#history-list">') :]
+    assert top.count("<li") == 1 and 'id="history-2"' in top
+    assert "D-struct-OR hits Banshee: 1 damage." in top

@@ -120,6 +120,27 @@ def test_undo_on_one_phone_takes_the_damage_back_on_the_other(phone_a, phone_b):
     expect(phone_b.locator("#history li.undone")).to_contain_text("D-struct-OR hits Violet")
 
 
+def test_the_other_phone_keeps_the_newest_fifteen_entries_in_order(phone_a, phone_b):
+    # After each tap a phone is sent only the new entry, to put at the top of its
+    # history; it drops the oldest past fifteen, and ends up with what a reload shows.
+    code = create_session(phone_a)
+    phone_b.goto(f"/j/{code}/")
+    wait_live(phone_b)
+    for damage in range(1, 10):
+        hit(phone_a, "dozer", damage)
+    for damage in range(1, 9):
+        hit(phone_a, "violet", damage)
+    expect_damage(phone_b, "violet", 8)
+    entries = phone_b.locator("#history-list > li")
+    expect(entries.first).to_have_id("history-17")
+    live = entries.evaluate_all("items => items.map(item => [item.id, item.innerText])")
+    phone_b.reload()
+    wait_live(phone_b)
+    fresh = entries.evaluate_all("items => items.map(item => [item.id, item.innerText])")
+    assert live == fresh
+    assert [ident for ident, _text in fresh] == [f"history-{v}" for v in range(17, 2, -1)]
+
+
 def test_a_phone_that_lost_its_connection_catches_up_when_it_reconnects(phone_a, phone_b):
     code = create_session(phone_a)
     down = False
