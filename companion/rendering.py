@@ -173,24 +173,28 @@ class Cuts:
     has used, and the last one's (as ``fragments.Store`` keeps its renders)."""
 
     def __init__(self) -> None:
-        self.previous: dict[str, Piece] = {}
-        self.current: dict[str, Piece] = {}
+        self.previous: dict[tuple[str, bool], Piece] = {}
+        self.current: dict[tuple[str, bool], Piece] = {}
 
     def advance(self) -> None:
         self.previous, self.current = self.current or self.previous, {}
 
-    def piece(self, ident: str, html: str) -> Piece:
-        found = self.current.get(html)
+    def piece(self, ident: str, html: str, *, nested: bool = False) -> Piece:
+        """``html`` cut, as its last revision cut it if it did (a nested piece too:
+        one entry new in the history, and the other fourteen are not cut again)."""
+        key = (html, nested)
+        found = self.current.get(key)
         if found is None:
-            found = self.previous.get(html)
+            found = self.previous.get(key)
             if found is None:
-                found = _piece(ident, html)
-            self.current[html] = found
+                found = _piece(ident, html, nested=nested, cuts=self)
+            self.current[key] = found
         return found
 
 
-def _piece(ident: str, html: str, *, nested: bool = False) -> Piece:
-    """``html`` (with the markers of the pieces nested in it) as a Piece."""
+def _piece(ident: str, html: str, *, nested: bool = False, cuts: Cuts | None = None) -> Piece:
+    """``html`` (with the markers of the pieces nested in it) as a Piece; its nested
+    pieces as ``cuts`` has them, if it has them."""
     at = html.find(OPEN)
     children: tuple[Piece, ...] = ()
     if at == -1:
@@ -204,7 +208,11 @@ def _piece(ident: str, html: str, *, nested: bool = False) -> Piece:
             end = _closing(html, at)
             body = html[at + len(OPEN) : end]
             named = _ID.search(body, 0, body.find(">"))
-            child = _piece(named.group(1) if named else "", body, nested=True)
+            child_ident = named.group(1) if named else ""
+            if cuts is None:
+                child = _piece(child_ident, body, nested=True)
+            else:
+                child = cuts.piece(child_ident, body, nested=True)
             parts += [html[done:at], child.html]
             outline += [html[done:at], f"\x00{child.ident}\x00"]
             found.append(child)
@@ -218,7 +226,7 @@ def _piece(ident: str, html: str, *, nested: bool = False) -> Piece:
     if nested:
         tag_end = clean.find(">")
         alone = clean[:tag_end] + _OOB + clean[tag_end:]
-    feed = _FEED.search(skeleton) if children else None
+    feed = _FEED.search(skeleton) if children and 'data-feed="' in skeleton else None
     named = _ID.search(feed.group(0)) if feed is not None else None
     if feed is None or named is None:
         return Piece(

@@ -244,7 +244,22 @@ def test_a_table_cuts_only_the_fragments_that_changed_and_forgets_old_ones():
     a2, b2 = rendering.cut(first.replace(">2<", ">3<"), cuts)
     assert a2 is a1 and b2 is not b1 and "3" in b2.html  # "a" was not cut again
     cuts.advance()
-    assert b1.html not in cuts.previous and b2.html in cuts.previous  # "2" is gone
+    kept = {html for html, _nested in cuts.previous}
+    assert b1.html not in kept and b2.html in kept  # "2" is gone
+
+
+def test_a_fragment_that_changed_reuses_the_nested_pieces_that_did_not():
+    cuts = rendering.Cuts()
+
+    def history(*items: str) -> str:
+        entries = "".join(f'{OPEN}<li id="e{i}" data-piece>{i}</li>{CLOSE}' for i in items)
+        return f'<ol id="h" hx-swap-oob="true">{entries}</ol>'
+
+    (first,) = rendering.cut(history("2", "1"), cuts)
+    cuts.advance()
+    (second,) = rendering.cut(history("3", "2", "1"), cuts)
+    assert second is not first
+    assert second.nested[1] is first.nested[0] and second.nested[2] is first.nested[1]
 
 
 def test_a_cube_paid_by_the_shooter_leaves_the_shot_helper_alone_unless_a_scope_needs_it(
