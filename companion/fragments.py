@@ -83,6 +83,22 @@ def using(store: Store | None) -> Iterator[None]:
         _STORE.reset(token)
 
 
+@contextmanager
+def pieces() -> Iterator[None]:
+    """Inside a live table's render, the ``{% fragment %}``s rendered here are
+    pieces of the fragment around them, as if that one were a ``{% fragment %}``
+    itself (``{% pieces %}``: the history's entries, without keying the whole
+    history by its fifteen entries)."""
+    if _STORE.get() is None:
+        yield
+        return
+    token = _NESTED.set([])
+    try:
+        yield
+    finally:
+        _NESTED.reset(token)
+
+
 def key_of(template_name: str, values: Mapping[str, Any]) -> Key:
     """The values as bytes (pickled: every field of every object, nested), with the
     template and the language."""

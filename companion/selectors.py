@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -18,28 +19,46 @@ from games.views import presenter_for
 HISTORY_LENGTH = 15
 
 
+class Wording:
+    """What a game's history sentences are worded from, besides each row's events:
+    its presenter's ``history_state`` of the session's state and the seats' names.
+    One per render, shared by its entries; as part of an entry's key (``pickle``)
+    it is its own contents pickled once, not once per entry."""
+
+    __slots__ = ("_pickled", "game", "names", "seen")
+
+    def __init__(self, game: str, seen: dict[str, Any], names: dict[int, str]) -> None:
+        self.game, self.seen, self.names = game, seen, names
+        self._pickled = pickle.dumps((game, seen, names), protocol=pickle.HIGHEST_PROTOCOL)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_unpickle_wording, (self._pickled,))
+
+
+def _unpickle_wording(pickled: bytes) -> Wording:
+    return Wording(*pickle.loads(pickled))
+
+
 @dataclass(frozen=True)
 class HistoryEntry:
     """One line of the history, as the values it is rendered from: in a live table
     an entry is kept by them (``{% fragment %}``), so the sentences of an entry
-    whose row, names and ``seen`` did not change are not worked out again after a
-    tap (:meth:`lines` runs only when the entry is rendered)."""
+    whose row and wording did not change are not worked out again after a tap
+    (:meth:`lines` runs only when the entry is rendered)."""
 
     version: int
     seat_name: str | None
-    game: str
     events: tuple[dict[str, Any], ...]
-    #: What the game's sentences read of the state (``Presenter.history_state``).
-    seen: dict[str, Any]
-    names: dict[int, str]
+    wording: Wording
     undone: bool
     is_undo: bool
     undoes: int | None
 
     def lines(self) -> tuple[str, ...]:
         """The entry's sentences, in the active language."""
-        presenter = presenter_for(self.game)
-        found = (describe(presenter, event, self.seen, self.names) for event in self.events)
+        wording = self.wording
+        presenter = presenter_for(wording.game)
+        found = (describe(presenter, e, wording.seen, wording.names) for e in self.events)
         return tuple(line for line in found if line)
 
 
@@ -146,18 +165,16 @@ def history(
     rows: list[Action] | None = None,
 ) -> list[HistoryEntry]:
     """The newest actions first (their sentences in the reader's language)."""
-    seen = presenter_for(session.game).history_state(session.state)
     names = {s.index: s.name for s in seats}
+    wording = Wording(session.game, presenter_for(session.game).history_state(session.state), names)
     entries = []
     for row in recent_actions(session, limit) if rows is None else rows:
         entries.append(
             HistoryEntry(
                 version=row.version,
                 seat_name=names.get(row.seat) if row.seat is not None else None,
-                game=session.game,
                 events=tuple(row.events),
-                seen=seen,
-                names=names,
+                wording=wording,
                 undone=row.version in undone,
                 is_undo=row.kind == Action.Kind.UNDO,
                 undoes=row.undoes,

@@ -49,6 +49,27 @@ def fragment(context: template.Context, template_name: str, **values: Any) -> st
     return fragments.render(template_name, values)
 
 
+class PiecesNode(template.Node):
+    def __init__(self, nodelist: template.NodeList) -> None:
+        self.nodelist = nodelist
+
+    def render(self, context: template.Context) -> str:
+        with fragments.pieces():
+            return self.nodelist.render(context)
+
+
+@register.tag
+def pieces(parser: template.base.Parser, token: template.base.Token) -> PiecesNode:
+    """``{% pieces %}…{% endpieces %}``: the fragments rendered inside are pieces of
+    the fragment around them, each sent alone when it is all that changed there
+    (``companion.fragments.pieces``)."""
+    if len(token.split_contents()) != 1:
+        raise template.TemplateSyntaxError("{% pieces %} takes no arguments")
+    nodelist = parser.parse(("endpieces",))
+    parser.delete_first_token()
+    return PiecesNode(nodelist)
+
+
 @register.simple_tag(takes_context=True)
 def seats_section(context: template.Context) -> str:
     """The seats section for the page's viewer: the fragment of

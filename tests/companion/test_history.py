@@ -9,7 +9,7 @@ import pytest
 
 from companion import fragments, services
 from companion.rendering import SHARED, render_part
-from companion.selectors import HistoryEntry, history, undone_versions, viewer_for
+from companion.selectors import HistoryEntry, Wording, history, undone_versions, viewer_for
 from games.views import presenter_for, presenters
 from tests.conftest import next_key, phone, shot
 
@@ -67,20 +67,28 @@ def test_after_a_tap_only_the_new_entry_is_worded(make_session, monkeypatch):
     assert html.count("D-struct-OR hits Dozer: 1 damage.") >= 2  # entry and undo label
 
 
-def test_an_entry_reads_only_the_part_of_the_state_its_game_declares():
-    # The entry's values are what it is kept by: it never carries the whole state.
-    entry = HistoryEntry(
-        version=1,
-        seat_name="Anna",
-        game="shazamm",
-        events=({"type": "nothing"},),
-        seen=presenter_for("shazamm").history_state({"names": ["Anna", "Bruno"], "deck": [1]}),
-        names={0: "Anna"},
-        undone=False,
-        is_undo=False,
-        undoes=None,
-    )
-    assert entry.seen == {"names": ["Anna", "Bruno"]}
+def test_an_entry_is_kept_by_its_row_and_all_its_wording_reads():
+    # The entry's values are what it is kept by: never the whole state, and every
+    # name and part of the state its sentences read.
+    seen = presenter_for("shazamm").history_state({"names": ["Anna", "Bruno"], "deck": [1]})
+    assert seen == {"names": ["Anna", "Bruno"]}
+
+    def key(names: dict, seen: dict) -> bytes:
+        entry = HistoryEntry(
+            version=1,
+            seat_name="Anna",
+            events=({"type": "nothing"},),
+            wording=Wording("shazamm", seen, names),
+            undone=False,
+            is_undo=False,
+            undoes=None,
+        )
+        return fragments.key_of("companion/partials/history_entry.html", {"entry": entry})[2]
+
+    same = key({0: "Anna"}, seen)
+    assert key({0: "Anna"}, dict(seen)) == same
+    assert key({0: "Anne"}, seen) != same
+    assert key({0: "Anna"}, {"names": ["Anna", "Bea"]}) != same
 
 
 @pytest.mark.parametrize("game", [p.slug for p in presenters()])
