@@ -30,6 +30,7 @@ other phone's. A phone whose socket is down POSTs the same tap instead.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import time
@@ -113,6 +114,26 @@ def tap_thread(function: Any) -> Any:
             close_old_connections()
 
     return SyncToAsync(run, thread_sensitive=False, executor=_TAP_THREADS)
+
+
+#: Tap paths up to this long are resolved once per process (``/s/ABCDE/undo`` is
+#: 13): a phone sending long made-up paths cannot fill the cache with them.
+TAP_PATH_CACHED = 64
+
+
+@functools.lru_cache(maxsize=1024)
+def _tap_of(path: str) -> tuple[str, str] | None:
+    """The tap (``act`` or ``undo``) a path names and its table's code, or None:
+    resolved once per path (the URLconf does not change while the process runs; a
+    table's phones send the same two paths all evening)."""
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return None
+    code = match.kwargs.get("code")
+    if match.url_name not in taps.TAPS or not isinstance(code, str):
+        return None
+    return match.url_name, codes.normalise(code)
 
 
 class SessionConsumer(AsyncWebsocketConsumer):
@@ -343,14 +364,11 @@ class SessionConsumer(AsyncWebsocketConsumer):
 
     def _tap_name(self, path: str) -> str | None:
         """``act`` or ``undo`` if ``path`` is one of this socket's table's."""
-        try:
-            match = resolve(path)
-        except Resolver404:
+        found = _tap_of(path) if len(path) <= TAP_PATH_CACHED else _tap_of.__wrapped__(path)
+        if found is None:
             return None
-        code = match.kwargs.get("code")
-        if match.url_name not in taps.TAPS or not isinstance(code, str):
-            return None
-        return match.url_name if codes.normalise(code) == self.code else None
+        name, code = found
+        return name if code == self.code else None
 
     def _apply_tap(self, path: str, body: str, data: QueryDict | None) -> dict[str, Any]:
         """In the database thread: the tap's answer, without its key."""

@@ -141,6 +141,7 @@ async def test_undo_on_the_socket_names_what_it_takes_back(make_session):
         ("another table's path", "/s/ZZZZZ/act", 404),
         ("a page, not a tap", "/s/{code}/seats/0/free", 404),
         ("no such page", "/nowhere", 404),
+        ("a long made-up path", "/s/{code}/" + "act" * 40, 404),
         ("a NUL in the body", "nul", 400),
         ("a malformed key", "badkey", 400),
         ("a field no form has", "badfield", 400),
