@@ -141,6 +141,34 @@ def test_the_other_phone_keeps_the_newest_fifteen_entries_in_order(phone_a, phon
     assert [ident for ident, _text in fresh] == [f"history-{v}" for v in range(17, 2, -1)]
 
 
+def test_a_new_history_entry_the_phone_already_shows_is_not_shown_twice(phone_a):
+    # A reply to the phone's own request may have put an entry in its history just
+    # before its socket brings the same one, to go at the top: it is shown once.
+    # And the list keeps its length (fifteen) however many come in.
+    create_session(phone_a)
+    hit(phone_a, "dozer", 1)
+    hit(phone_a, "dozer", 2)
+    entries = phone_a.locator("#history-list > li")
+    expect(entries).to_have_count(2)
+
+    def arrive(*items: tuple[str, str]) -> None:
+        html = "".join(f'<li id="{ident}">{text}</li>' for ident, text in items)
+        phone_a.evaluate(
+            "html => htmx.swap(document.body, html, {swapStyle: 'none'})",
+            f'<div hx-swap-oob="afterbegin:#history-list">{html}</div>',
+        )
+
+    def shown() -> list[list[str]]:
+        return entries.evaluate_all("items => items.map(item => [item.id, item.innerText])")
+
+    arrive(("history-3", "three"))
+    arrive(("history-3", "three, from the socket"))
+    assert [ident for ident, _text in shown()] == ["history-3", "history-2", "history-1"]
+    assert shown()[0][1] == "three, from the socket"
+    arrive(*((f"history-{n}", str(n)) for n in range(24, 3, -1)))
+    assert [ident for ident, _text in shown()] == [f"history-{n}" for n in range(24, 9, -1)]
+
+
 def test_a_phone_that_lost_its_connection_catches_up_when_it_reconnects(phone_a, phone_b):
     code = create_session(phone_a)
     down = False
