@@ -7,6 +7,12 @@ read its seats, apply, write the state, append the action, commit), ``--runs``
 times; no sockets are listening. Prints CPU and wall milliseconds per action for
 each run: the ORM's share of a tap, without a server or the live path.
 
+With ``--table``, the session has a live table in this process, with the five
+phones' sockets (stand-ins that send nothing), as in the server: each commit
+renders the new revision for them in the committing thread, so the wall time per
+action is the write and the renders, as a tap thread spends them before the other
+phones are sent anything (on PostgreSQL the renders run while the write travels).
+
 With ``--round-trips`` (PostgreSQL), one more run is traced by libpq and the script
 prints how many times per action the client sent messages and then waited for the
 server (round trips), and how many queries it sent (a query: one statement, or a
@@ -39,6 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--sqlite", action="store_true")
     parser.add_argument("--round-trips", action="store_true")
+    parser.add_argument("--table", action="store_true", help="a live table renders each commit")
     args = parser.parse_args(argv)
     if not args.sqlite:
         os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/segnalino_bench")
@@ -60,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         for index, token in enumerate(tokens):
             services.claim_seat(session, index, token)
+        settle = _live_table(session.pk, tokens) if args.table else (lambda: None)
         if trace is not None:
             trace.start()
         cpu, wall = time.process_time(), time.perf_counter()
@@ -76,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
                 key=f"k{n}",
                 seen=n,
             )
+            settle()
         if trace is not None:
             trace.stop()
         return (
@@ -95,6 +104,35 @@ def main(argv: list[str] | None = None) -> int:
         trips, statements = trips / args.actions, statements / args.actions
         print(f"round trips per action: {trips:.2f}, queries sent per action: {statements:.2f}")
     return 0
+
+
+def _live_table(session_id: int, tokens: list[str]) -> Any:
+    """A live table of the session in this process, with a stand-in socket per
+    phone, on an event loop that runs what the commits hand it (``settle``)."""
+    import asyncio
+
+    from companion import live
+
+    class Phone:
+        spectator, language, sent = False, "en", 0
+
+        def __init__(self, token: str) -> None:
+            self.token = token
+
+        async def refresh(self, revision: int = 0, *, full: bool = False) -> None:
+            self.sent = max(self.sent, revision)
+
+    loop = asyncio.new_event_loop()
+    table = live.Table(session_id, loop)
+    table.sockets.update(Phone(token) for token in tokens)
+    with live._tables_lock:
+        live._TABLES.setdefault(session_id, {})[loop] = table
+    loop.run_until_complete(table.latest(fresh=True))
+
+    def settle() -> None:
+        loop.run_until_complete(asyncio.sleep(0))  # the table takes the offer
+
+    return settle
 
 
 class _Trace:

@@ -9,8 +9,10 @@
    has sockets for. Its :class:`Relay` holds one Redis subscription, to the
    channels of all its tables, and hands each announcement from another process
    to the table.
-4. The table makes sure it knows that revision (one read of the session, its
-   seats and the log's tail, shared by all its sockets: single-flight), renders
+4. The table makes sure it knows that revision (handed over by the committing
+   thread, which rendered it while PostgreSQL wrote it: :func:`render_ahead`,
+   :func:`offer`; or one read of the session, its seats and the log's tail, shared
+   by all its sockets: single-flight), renders
    each part a viewer may see once per revision (``rendering.part_keys``,
    single-flight too) and has each socket send it.
 5. A socket sends a revision only if it is newer than the last one it sent, so
@@ -152,7 +154,44 @@ def _publisher() -> Any:
     return _PUBLISHER
 
 
-def offer(session: GameSession, seats: Sequence[Seat], row: Action | None) -> None:
+@dataclass
+class Ahead:
+    """What a change's tables rendered while it was being written
+    (:func:`render_ahead`): the row as they know it, and per table the snapshot and
+    its parts."""
+
+    row: Action
+    renders: list[tuple[Table, Snapshot, dict[tuple, Frame]]]
+
+
+def render_ahead(session: GameSession, seats: Sequence[Seat], row: Action) -> Ahead | None:
+    """From the committing thread, inside its transaction, while PostgreSQL writes
+    ``row``: this process's tables of the session render the new revision, as
+    :func:`offer` would once committed, so the phones hear of it one round trip
+    sooner. Nothing leaves here: :func:`offer` hands the renders over after the
+    commit, or they are dropped with the transaction. None without tables here."""
+    with _tables_lock:
+        tables = list(_TABLES.get(session.pk, {}).values())
+    if not tables:
+        return None
+    renders = []
+    try:
+        session = copy.copy(session)
+        seats = tuple(copy.copy(seat) for seat in seats)
+        row = copy.copy(row)
+        for table in tables:
+            snapshot = table.after(session, seats, row)
+            if snapshot is not None:
+                renders.append((table, snapshot, table.prerender(snapshot)))
+    except Exception:  # never the tap's failure: offer renders after the commit instead
+        logger.warning("could not render revision %s ahead", session.revision, exc_info=True)
+        return None
+    return Ahead(row, renders)
+
+
+def offer(
+    session: GameSession, seats: Sequence[Seat], row: Action | None, ahead: Ahead | None = None
+) -> None:
     """After commit, from the committing thread: what the new revision looks like,
     as read and written under the lock, for this process's tables of the session
     to use instead of reading it again, with the parts their sockets need rendered
@@ -165,6 +204,16 @@ def offer(session: GameSession, seats: Sequence[Seat], row: Action | None) -> No
     under the renders of its revision."""
     with _tables_lock:
         tables = list(_TABLES.get(session.pk, {}).values())
+    if ahead is not None and row is not None:
+        # The row as the tables rendered it has its key now.
+        ahead.row.pk, ahead.row._state.adding = row.pk, False
+        for table, ready, parts in ahead.renders:
+            try:
+                table.loop.call_soon_threadsafe(table.offer, ready, parts, context=Context())
+            except RuntimeError:  # that event loop has closed
+                pass
+        done = {id(table) for table, _snapshot, _rendered in ahead.renders}
+        tables = [table for table in tables if id(table) not in done]
     if not tables:
         return
     session = copy.copy(session)

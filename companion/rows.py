@@ -280,10 +280,22 @@ def _combined(vendor: str, checkpoint: bool) -> str:
     return f"WITH {', '.join(parts)} {_inserter(vendor)[0]}"
 
 
-def write_action(session: GameSession, now: datetime, **values: Any) -> Action:
+def write_action(
+    session: GameSession,
+    now: datetime,
+    *,
+    meanwhile: Callable[[Action], object] | None = None,
+    **values: Any,
+) -> Action:
     """:func:`save_state` then :func:`append_action`, with the same arguments as the
     latter: on PostgreSQL in one statement (and one round trip), elsewhere in turn.
-    A failure (a key used twice) writes nothing of it."""
+    A failure (a key used twice) writes nothing of it.
+
+    ``meanwhile``, on PostgreSQL, is called with the new row (its key not yet known)
+    while the statement travels and runs: the statement is sent in psycopg's
+    pipeline mode and its answer read after. Whatever ``meanwhile`` asks of the
+    database goes on the same connection, in this transaction, after the statement,
+    so it sees what the statement wrote. Elsewhere it is not called."""
     if connection.vendor != "postgresql":
         save_state(session, now)
         return append_action(session, now, **values)
@@ -301,7 +313,13 @@ def write_action(session: GameSession, now: datetime, **values: Any) -> Action:
         for f in _inserter(connection.vendor)[1]
     ]
     with connection.cursor() as cursor:
-        cursor.execute(_combined(connection.vendor, checkpoint), params)
-        (row.pk,) = cursor.fetchone()
+        if meanwhile is None or not psycopg.Pipeline.is_supported():
+            cursor.execute(_combined(connection.vendor, checkpoint), params)
+            (row.pk,) = cursor.fetchone()
+        else:
+            with connection.wrap_database_errors, connection.connection.pipeline():
+                cursor.execute(_combined(connection.vendor, checkpoint), params)
+                meanwhile(row)
+                (row.pk,) = cursor.fetchone()
     row._state.adding, row._state.db = False, connection.alias
     return row

@@ -12,7 +12,7 @@ import functools
 import logging
 import re
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -524,6 +524,16 @@ def _apply(
     """
     waiting_before = engine.waiting_for(locked.state)
     result = engine.apply(locked.state, action, seat)
+    ahead: list[Any] = []
+
+    def render_ahead(row: Action) -> None:
+        # While PostgreSQL writes the action: this process's tables of the session
+        # render it (for after the commit: nothing is sent before).
+        from companion import live  # live reads what services write
+
+        if seats is not None:
+            ahead.append(live.render_ahead(locked, seats, row))
+
     row = _append(
         locked,
         result.state,
@@ -534,8 +544,9 @@ def _apply(
         key=key,
         payload=action.to_payload(),
         events=[*lead_events, *result.events],
+        meanwhile=render_ahead,
     )
-    _after_change(locked, engine, waiting_before, seats, row, deadline_written=True)
+    _after_change(locked, engine, waiting_before, seats, row, deadline_written=True, ahead=ahead)
     return row
 
 
@@ -547,15 +558,24 @@ def _after_change(
     row: Action | None = None,
     *,
     deadline_written: bool = False,
+    ahead: Sequence[Any] = (),
 ) -> None:
     """Keep the deadline in step with the state (unless ``_append`` wrote it with
-    the state: ``deadline_written``); wake bots; tell the sockets."""
+    the state: ``deadline_written``); wake bots; tell the sockets (``ahead``: what
+    the tables rendered of the change while it was written)."""
     if not deadline_written:
         deadline = _next_deadline(locked, engine, waiting_before)
         if deadline != locked.deadline:
             locked.deadline = deadline
             locked.save(update_fields=["deadline"])
-    notify(locked.pk, locked.revision, session=locked, seats=seats, row=row)
+    notify(
+        locked.pk,
+        locked.revision,
+        session=locked,
+        seats=seats,
+        row=row,
+        ahead=ahead[0] if ahead else None,
+    )
     _schedule_followups(locked, engine.waiting_for(locked.state), seats)
 
 
@@ -774,6 +794,7 @@ def _append(
     payload: dict[str, Any],
     events: list[dict[str, Any]],
     undoes: int | None = None,
+    meanwhile: Callable[[Action], object] | None = None,
 ) -> Action:
     session.state = state
     session.version += 1
@@ -791,6 +812,7 @@ def _append(
         payload=payload,
         events=events,
         undoes=undoes,
+        meanwhile=meanwhile,
     )
 
 
@@ -820,6 +842,7 @@ def notify(
     session: GameSession | None = None,
     seats: Sequence[Seat] | None = None,
     row: Action | None = None,
+    ahead: Any = None,
 ) -> None:
     """After commit, announce the session's new revision to its group: the one
     way every process, this one included, learns of a change (``companion/live.py``).
@@ -837,7 +860,7 @@ def notify(
             from companion import live  # live reads what services write
 
             if session is not None and seats is not None:
-                live.offer(session, seats, row)
+                live.offer(session, seats, row, ahead)
             live.announce(session_id, revision)
         except Exception:
             logger.exception("could not announce revision %s of session %s", revision, session_id)

@@ -296,3 +296,70 @@ async def test_taps_give_their_database_connections_back_to_the_pool(make_sessio
     # (the socket's reads); none by a tap thread.
     assert stats["pool_size"] - stats["pool_available"] <= 2, stats
     await ws.disconnect()
+
+
+async def tap_watched_on_postgresql(make_session, monkeypatch, prerender, damage: str) -> str:
+    """Phone A hits Dozer on PostgreSQL with the tables' ``prerender`` replaced by
+    ``prerender(real, table, snapshot)``; what phone B is then sent (skips elsewhere)."""
+    from django.db import connection
+
+    from companion import live
+
+    if await sync_to_async(lambda: connection.vendor)() != "postgresql":
+        pytest.skip("set DATABASE_URL=postgres://… to run it")
+    real = live.Table.prerender
+    monkeypatch.setattr(
+        live.Table, "prerender", lambda table, snapshot: prerender(real, table, snapshot)
+    )
+    session = await new_session(make_session)
+    await sync_to_async(services.claim_seat)(session, 0, "phone-a")
+    await sync_to_async(services.claim_seat)(session, 1, "phone-b")
+    ws_a = await open_socket(session.code, "phone-a")
+    ws_b = await open_socket(session.code, "phone-b")
+    await ws_a.send_to(text_data=hit(session.code, "dozer", next_key(), damage=damage))
+    assert (await answer_to(ws_a))["type"] == "done"
+    update = await ws_b.receive_from(timeout=5)
+    await ws_a.disconnect()
+    await ws_b.disconnect()
+    return update
+
+
+async def test_on_postgresql_a_tap_is_rendered_while_it_is_written_and_sent_after_commit(
+    make_session, monkeypatch
+):
+    # The table renders the new revision once, inside the tap's transaction, while
+    # PostgreSQL runs the write (psycopg's pipeline mode); the other phone is sent
+    # it only once it is committed.
+    from django.db import connection
+
+    renders: list[tuple[int, bool, bool]] = []
+
+    def prerender(real, table, snapshot):
+        raw = connection.connection
+        pipeline = raw is not None and raw._pipeline is not None
+        renders.append((snapshot.revision, connection.in_atomic_block, pipeline))
+        return real(table, snapshot)
+
+    update = await tap_watched_on_postgresql(make_session, monkeypatch, prerender, "2")
+    assert 'data-damage="2"' in update
+    assert [(True, True)] == [(inside, pipeline) for _r, inside, pipeline in renders]
+
+
+async def test_on_postgresql_a_render_that_fails_ahead_is_done_after_the_commit(
+    make_session, monkeypatch
+):
+    # Rendering ahead is never the tap's failure: the table renders after the
+    # commit instead, and the other phone is sent the revision all the same.
+    from django.db import connection
+
+    calls: list[bool] = []
+
+    def prerender(real, table, snapshot):
+        calls.append(connection.in_atomic_block)
+        if len(calls) == 1:
+            raise RuntimeError("a template that fails once")
+        return real(table, snapshot)
+
+    update = await tap_watched_on_postgresql(make_session, monkeypatch, prerender, "3")
+    assert 'data-damage="3"' in update
+    assert calls == [True, False]  # ahead (failed), then after the commit
