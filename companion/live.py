@@ -174,19 +174,13 @@ def render_ahead(session: GameSession, seats: Sequence[Seat], row: Action) -> Ah
         tables = list(_TABLES.get(session.pk, {}).values())
     if not tables:
         return None
-    renders = []
     try:
-        session = copy.copy(session)
-        seats = tuple(copy.copy(seat) for seat in seats)
-        row = copy.copy(row)
-        for table in tables:
-            snapshot = table.after(session, seats, row)
-            if snapshot is not None:
-                renders.append((table, snapshot, table.prerender(snapshot)))
+        session_copy, seats_copy, row_copy = _copies(session, seats, row)
+        assert row_copy is not None
+        return Ahead(row_copy, _rendered(tables, session_copy, seats_copy, row_copy))
     except Exception:  # never the tap's failure: offer renders after the commit instead
         logger.warning("could not render revision %s ahead", session.revision, exc_info=True)
         return None
-    return Ahead(row, renders)
 
 
 def offer(
@@ -196,42 +190,55 @@ def offer(
     as read and written under the lock, for this process's tables of the session
     to use instead of reading it again, with the parts their sockets need rendered
     here and now (the thread has everything in hand; the renders need not wait for
-    a hop to the event loop and back to the database thread). Data only: it wakes
-    no socket; the announcement does.
+    a hop to the event loop and back to the database thread), or while it was
+    written (``ahead``). Data only: it wakes no socket; the announcement does.
 
     The tables get copies: the committing thread goes on using its objects (a
     reply may ``refresh_from_db()`` its session), and a snapshot must never change
     under the renders of its revision."""
     with _tables_lock:
         tables = list(_TABLES.get(session.pk, {}).values())
+    handed: list[tuple[Table, Snapshot, dict[tuple, Frame]]] = []
     if ahead is not None and row is not None:
-        # The row as the tables rendered it has its key now.
-        ahead.row.pk, ahead.row._state.adding = row.pk, False
-        for table, ready, parts in ahead.renders:
-            try:
-                table.loop.call_soon_threadsafe(table.offer, ready, parts, context=Context())
-            except RuntimeError:  # that event loop has closed
-                pass
-        done = {id(table) for table, _snapshot, _rendered in ahead.renders}
-        tables = [table for table in tables if id(table) not in done]
-    if not tables:
-        return
-    session = copy.copy(session)
-    seats = tuple(copy.copy(seat) for seat in seats)
-    row = copy.copy(row)
+        # The row as the tables rendered it is stored now, with its key.
+        ahead.row.pk, ahead.row._state.adding, ahead.row._state.db = row.pk, False, row._state.db
+        handed = ahead.renders
+        done = {table for table, _snapshot, _parts in handed}
+        tables = [table for table in tables if table not in done]
+    if tables:
+        handed = [*handed, *_rendered(tables, *_copies(session, seats, row))]
+    for table, snapshot, parts in handed:
+        try:
+            table.loop.call_soon_threadsafe(table.offer, snapshot, parts, context=Context())
+        except RuntimeError:  # that event loop has closed
+            continue
+
+
+def _copies(
+    session: GameSession, seats: Sequence[Seat], row: Action | None
+) -> tuple[GameSession, tuple[Seat, ...], Action | None]:
+    return copy.copy(session), tuple(copy.copy(seat) for seat in seats), copy.copy(row)
+
+
+def _rendered(
+    tables: Sequence[Table], session: GameSession, seats: tuple[Seat, ...], row: Action | None
+) -> list[tuple[Table, Snapshot, dict[tuple, Frame]]]:
+    """Each table's snapshot of the change (of these copies) and the parts its
+    sockets need of it; a table that knows a newer revision is left out, and parts
+    that fail to render are left to the loop, which renders them on its way (and
+    logs it if they fail again)."""
+    found = []
     for table in tables:
         snapshot = table.after(session, seats, row)
         if snapshot is None:
             continue
         try:
-            rendered = table.prerender(snapshot)
-        except Exception:  # rendered again on the loop's way, and logged there if it fails
+            parts = table.prerender(snapshot)
+        except Exception:
             logger.warning("could not render revision %s ahead", snapshot.revision, exc_info=True)
-            rendered = {}
-        try:
-            table.loop.call_soon_threadsafe(table.offer, snapshot, rendered, context=Context())
-        except RuntimeError:  # that event loop has closed
-            continue
+            parts = {}
+        found.append((table, snapshot, parts))
+    return found
 
 
 # ---------------------------------------------------------------- tables

@@ -365,8 +365,6 @@ def _fed(piece: Piece, before: list[str], out: list[str]) -> dict[str, Sent] | N
         new += 1
     if new == 0 or items != (items[:new] + before)[: piece.length]:
         return None
-    if len(items) != min(piece.length, new + len(before)):
-        return None
     added = piece.nested[:new]
     out.append(
         f'<div hx-swap-oob="afterbegin:#{piece.feed}">' + "".join(p.html for p in added) + "</div>"

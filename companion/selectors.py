@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import secrets
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,18 +21,32 @@ HISTORY_LENGTH = 15
 
 
 class Wording:
-    """What a game's history sentences are worded from, besides each row's events:
-    its presenter's ``history_state`` of the session's state and the seats' names.
-    One per render, shared by its entries; as part of an entry's key (``pickle``)
-    it is its own contents pickled once, not once per entry."""
+    """What a game's history sentences are worded from, besides each action's
+    events: its presenter's ``history_state`` of the session's state and the seats'
+    names. One per render, shared by the history's entries and the undo button; in
+    an entry's key (``pickle``) it is its contents pickled once, not once per entry."""
 
     __slots__ = ("_pickled", "game", "names", "seen")
 
     def __init__(self, game: str, seen: dict[str, Any], names: dict[int, str]) -> None:
         self.game, self.seen, self.names = game, seen, names
-        self._pickled = pickle.dumps((game, seen, names), protocol=pickle.HIGHEST_PROTOCOL)
+        self._pickled: bytes | None = None
+
+    @classmethod
+    def of(cls, session: GameSession, seats: Sequence[Seat]) -> Wording:
+        presenter = presenter_for(session.game)
+        names = {seat.index: seat.name for seat in seats}
+        return cls(session.game, presenter.history_state(session.state), names)
+
+    def lines(self, events: Iterable[dict[str, Any]]) -> tuple[str, ...]:
+        """The sentences of an action's events, in the active language."""
+        presenter = presenter_for(self.game)
+        found = (describe(presenter, event, self.seen, self.names) for event in events)
+        return tuple(line for line in found if line)
 
     def __reduce__(self) -> tuple[Any, ...]:
+        if self._pickled is None:
+            self._pickled = pickle.dumps((self.game, self.seen, self.names), protocol=5)
         return (_unpickle_wording, (self._pickled,))
 
 
@@ -55,11 +70,7 @@ class HistoryEntry:
     undoes: int | None
 
     def lines(self) -> tuple[str, ...]:
-        """The entry's sentences, in the active language."""
-        wording = self.wording
-        presenter = presenter_for(wording.game)
-        found = (describe(presenter, e, wording.seen, wording.names) for e in self.events)
-        return tuple(line for line in found if line)
+        return self.wording.lines(self.events)
 
 
 @dataclass(frozen=True)
@@ -163,24 +174,22 @@ def history(
     limit: int = HISTORY_LENGTH,
     *,
     rows: list[Action] | None = None,
+    wording: Wording | None = None,
 ) -> list[HistoryEntry]:
     """The newest actions first (their sentences in the reader's language)."""
-    names = {s.index: s.name for s in seats}
-    wording = Wording(session.game, presenter_for(session.game).history_state(session.state), names)
-    entries = []
-    for row in recent_actions(session, limit) if rows is None else rows:
-        entries.append(
-            HistoryEntry(
-                version=row.version,
-                seat_name=names.get(row.seat) if row.seat is not None else None,
-                events=tuple(row.events),
-                wording=wording,
-                undone=row.version in undone,
-                is_undo=row.kind == Action.Kind.UNDO,
-                undoes=row.undoes,
-            )
+    wording = wording or Wording.of(session, seats)
+    return [
+        HistoryEntry(
+            version=row.version,
+            seat_name=wording.names.get(row.seat) if row.seat is not None else None,
+            events=tuple(row.events),
+            wording=wording,
+            undone=row.version in undone,
+            is_undo=row.kind == Action.Kind.UNDO,
+            undoes=row.undoes,
         )
-    return entries
+        for row in (recent_actions(session, limit) if rows is None else rows)
+    ]
 
 
 def describe(presenter: Any, event: dict[str, Any], seen: dict[str, Any], names: dict) -> str:
@@ -213,12 +222,9 @@ def last_effective_action(
     )
 
 
-def undo_label(presenter: Any, last: Action, session: GameSession, seats: list[Seat]) -> str:
+def undo_label(last: Action, wording: Wording) -> str:
     """What the undo button names: the history sentence of the action it takes back."""
-    names = {s.index: s.name for s in seats}
-    seen = presenter.history_state(session.state)
-    lines = (describe(presenter, event, seen, names) for event in last.events)
-    return " ".join(line for line in lines if line)
+    return " ".join(wording.lines(last.events))
 
 
 def _rejoin_url(session: GameSession, seats: list[Seat], viewer: Viewer) -> str:
@@ -302,11 +308,12 @@ def table_context(
         context["can_play_again"] = viewer.can_act
     board_viewer = shown_to(session, viewer)
     view = engine.view(session.state, board_viewer.seat)
+    wording = Wording.of(session, seats)
     context.update(
-        history=history(session, seats, undone, rows=recent),
+        history=history(session, seats, undone, rows=recent, wording=wording),
         history_limit=HISTORY_LENGTH,
         undo_version=last.version if last and undo_allowed else None,
-        undo_label=undo_label(presenter, last, session, seats) if last and undo_allowed else "",
+        undo_label=undo_label(last, wording) if last and undo_allowed else "",
         game=presenter.context(
             session, view, board_viewer, seats, can_edit, last.events if last else []
         ),

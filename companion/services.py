@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -28,6 +28,9 @@ from companion.models import Action, GameSession, Seat
 from games.engine import SeededRandom
 from games.engine.errors import EngineError
 from games.engine.registry import engine_slugs, get_bot, get_engine, has_bot
+
+if TYPE_CHECKING:  # live reads what services write: imported where it is used
+    from companion.live import Ahead
 
 logger = logging.getLogger(__name__)
 
@@ -524,15 +527,15 @@ def _apply(
     """
     waiting_before = engine.waiting_for(locked.state)
     result = engine.apply(locked.state, action, seat)
-    ahead: list[Any] = []
+    ahead: Ahead | None = None
 
     def render_ahead(row: Action) -> None:
         # While PostgreSQL writes the action: this process's tables of the session
         # render it (for after the commit: nothing is sent before).
         from companion import live  # live reads what services write
 
-        if seats is not None:
-            ahead.append(live.render_ahead(locked, seats, row))
+        nonlocal ahead
+        ahead = live.render_ahead(locked, seats or (), row)
 
     row = _append(
         locked,
@@ -544,7 +547,7 @@ def _apply(
         key=key,
         payload=action.to_payload(),
         events=[*lead_events, *result.events],
-        meanwhile=render_ahead,
+        meanwhile=render_ahead if seats is not None else None,
     )
     _after_change(locked, engine, waiting_before, seats, row, deadline_written=True, ahead=ahead)
     return row
@@ -558,7 +561,7 @@ def _after_change(
     row: Action | None = None,
     *,
     deadline_written: bool = False,
-    ahead: Sequence[Any] = (),
+    ahead: Ahead | None = None,
 ) -> None:
     """Keep the deadline in step with the state (unless ``_append`` wrote it with
     the state: ``deadline_written``); wake bots; tell the sockets (``ahead``: what
@@ -574,7 +577,7 @@ def _after_change(
         session=locked,
         seats=seats,
         row=row,
-        ahead=ahead[0] if ahead else None,
+        ahead=ahead,
     )
     _schedule_followups(locked, engine.waiting_for(locked.state), seats)
 
@@ -842,7 +845,7 @@ def notify(
     session: GameSession | None = None,
     seats: Sequence[Seat] | None = None,
     row: Action | None = None,
-    ahead: Any = None,
+    ahead: Ahead | None = None,
 ) -> None:
     """After commit, announce the session's new revision to its group: the one
     way every process, this one included, learns of a change (``companion/live.py``).

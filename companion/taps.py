@@ -19,7 +19,7 @@ from companion import codes, services
 from companion.errors import BadRequest, ServiceError, error_text, status_for
 from companion.models import GameSession
 from companion.payload import RESERVED, form_to_payload
-from companion.selectors import describe
+from companion.selectors import Wording
 from companion.services import Applied, RepeatSuspected
 from games.engine import EngineError
 from games.views import presenter_for
@@ -99,11 +99,9 @@ def _what(error: RepeatSuspected, game: str | None) -> str:
     """The history sentences of the action the tap repeats."""
     if game is None:
         return ""
-    presenter = presenter_for(game)
     row = error.earlier
-    seen = presenter.history_state(row.session.state)
-    lines = (describe(presenter, event, seen, error.names) for event in row.events)
-    return " ".join(line for line in lines if line)
+    seen = presenter_for(game).history_state(row.session.state)
+    return " ".join(Wording(game, seen, error.names).lines(row.events))
 
 
 def game_of(code: str) -> str | None:

@@ -71,6 +71,13 @@ def hit(page: Page, character: str, expected_after: int) -> None:
     expect_damage(page, character, expected_after)
 
 
+def history_of(page: Page) -> list[list[str]]:
+    """The phone's history entries, newest first: [id, text] each."""
+    return page.locator("#history-list > li").evaluate_all(
+        "items => items.map(item => [item.id, item.innerText])"
+    )
+
+
 def join_by_code(page: Page, code: str) -> None:
     page.goto("/")
     page.fill("#code", code.lower())  # phones type in lower case; the code is not
@@ -131,12 +138,11 @@ def test_the_other_phone_keeps_the_newest_fifteen_entries_in_order(phone_a, phon
     for damage in range(1, 9):
         hit(phone_a, "violet", damage)
     expect_damage(phone_b, "violet", 8)
-    entries = phone_b.locator("#history-list > li")
-    expect(entries.first).to_have_id("history-17")
-    live = entries.evaluate_all("items => items.map(item => [item.id, item.innerText])")
+    expect(phone_b.locator("#history-list > li").first).to_have_id("history-17")
+    live = history_of(phone_b)
     phone_b.reload()
     wait_live(phone_b)
-    fresh = entries.evaluate_all("items => items.map(item => [item.id, item.innerText])")
+    fresh = history_of(phone_b)
     assert live == fresh
     assert [ident for ident, _text in fresh] == [f"history-{v}" for v in range(17, 2, -1)]
 
@@ -158,15 +164,18 @@ def test_a_new_history_entry_the_phone_already_shows_is_not_shown_twice(phone_a)
             f'<div hx-swap-oob="afterbegin:#history-list">{html}</div>',
         )
 
-    def shown() -> list[list[str]]:
-        return entries.evaluate_all("items => items.map(item => [item.id, item.innerText])")
-
     arrive(("history-3", "three"))
     arrive(("history-3", "three, from the socket"))
-    assert [ident for ident, _text in shown()] == ["history-3", "history-2", "history-1"]
-    assert shown()[0][1] == "three, from the socket"
+    assert [ident for ident, _text in history_of(phone_a)] == [
+        "history-3",
+        "history-2",
+        "history-1",
+    ]
+    assert history_of(phone_a)[0][1] == "three, from the socket"
     arrive(*((f"history-{n}", str(n)) for n in range(24, 3, -1)))
-    assert [ident for ident, _text in shown()] == [f"history-{n}" for n in range(24, 9, -1)]
+    assert [ident for ident, _text in history_of(phone_a)] == [
+        f"history-{n}" for n in range(24, 9, -1)
+    ]
 
 
 def test_a_phone_that_lost_its_connection_catches_up_when_it_reconnects(phone_a, phone_b):
@@ -203,9 +212,15 @@ def test_a_phone_that_lost_its_connection_catches_up_when_it_reconnects(phone_a,
     expect_damage(phone_b, "dozer", 2)
     expect(phone_b.locator("#history")).to_contain_text("D-struct-OR hits Bruno")
 
-    # And it is live again, not just resynced once.
+    # And it is live again, not just resynced once: the new history entry comes
+    # alone, on top of the history it was resent, and it shows what a reload shows.
     hit(phone_a, "dozer", 3)
     expect_damage(phone_b, "dozer", 3)
+    expect(phone_b.locator("#history-list > li").first).to_have_id("history-3")
+    live = history_of(phone_b)
+    phone_b.reload()
+    wait_live(phone_b)
+    assert history_of(phone_b) == live
 
 
 DEBUG_ERROR_SCRIPT = "**/django_htmx/django-htmx.js"
@@ -343,6 +358,11 @@ def test_choosing_italian_in_the_header_shows_the_table_in_italian(phone_a, phon
     hit(phone_a, "dozer", 1)
     expect_damage(phone_b, "dozer", 1)
     expect(phone_b.locator("#history-title")).to_have_text(italian_title)
+    expect(phone_b.locator("#history li").first).not_to_contain_text("hits Bruno")
+    # The next entry comes alone, to go on top: in Italian too.
+    hit(phone_a, "dozer", 2)
+    expect(phone_b.locator("#history-list > li")).to_have_count(2)
+    expect(phone_b.locator("#history li").first).to_have_id("history-2")
     expect(phone_b.locator("#history li").first).not_to_contain_text("hits Bruno")
     # The other phone is untouched: the choice is per phone.
     expect(phone_a.locator("#history-title")).to_have_text(english_title)
