@@ -53,6 +53,7 @@ from django.conf import settings
 from companion import fragments
 from companion.models import Action, GameSession, Seat
 from companion.rendering import PERSONAL, SHARED, Cuts, Frame, cut, part_keys, render_part
+from companion.rows import Committed
 from companion.selectors import LogTail, Viewer, log_tail, viewer_for
 
 logger = logging.getLogger(__name__)
@@ -168,7 +169,10 @@ def render_ahead(session: GameSession, seats: Sequence[Seat], row: Action) -> Ah
     """From the committing thread, inside its transaction, while PostgreSQL writes
     ``row``: this process's tables of the session render the new revision, as
     :func:`offer` would once committed, so the phones hear of it one round trip
-    sooner. Nothing leaves here: :func:`offer` hands the renders over after the
+    sooner. Where the COMMIT travels with the write (``rows.write_action``'s
+    ``last``), a part that would read the database is not rendered here (the lock
+    is gone: it could read a later change) but by the loop, after the commit.
+    Nothing leaves here: :func:`offer` hands the renders over after the
     commit, or they are dropped with the transaction. None without tables here."""
     with _tables_lock:
         tables = list(_TABLES.get(session.pk, {}).values())
@@ -234,6 +238,8 @@ def _rendered(
             continue
         try:
             parts = table.prerender(snapshot)
+        except Committed:  # a part that reads the log, rendered ahead: left to the loop
+            parts = {}
         except Exception:
             logger.warning("could not render revision %s ahead", snapshot.revision, exc_info=True)
             parts = {}

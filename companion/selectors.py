@@ -129,14 +129,17 @@ def viewer_for(
 
 
 def undone_versions(session: GameSession) -> set[int]:
-    """Versions of the game actions that an undo has taken back."""
-    rows = Action.objects.filter(session=session, kind=Action.Kind.UNDO, undoes__isnull=False)
+    """Versions of the game actions that an undo has taken back, by the session's version."""
+    rows = Action.objects.filter(
+        session=session, version__lte=session.version, kind=Action.Kind.UNDO, undoes__isnull=False
+    )
     return {version for version in rows.values_list("undoes", flat=True) if version is not None}
 
 
 def recent_actions(session: GameSession, limit: int = HISTORY_LENGTH) -> list[Action]:
-    """The newest rows of the log, newest first."""
-    return list(session.actions.order_by("-version")[:limit])
+    """The newest rows of the log at the session's version, newest first (a later
+    tap, committed since ``session`` was read, is not among them)."""
+    return list(session.actions.filter(version__lte=session.version).order_by("-version")[:limit])
 
 
 @dataclass(frozen=True)

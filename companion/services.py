@@ -456,7 +456,7 @@ def _submit(
             # phone that another seat sent the same move would give that move away.
             if seen is not None and seen < locked.version and not again and not engine.seat_bound:
                 _refuse_repeat(locked, action.to_payload(), seat, seen, seats)
-            row = _apply(locked, engine, action, seat, key, seats=seats)
+            row = _apply(locked, engine, action, seat, key, seats=seats, last=True)
     except (IntegrityError, ServiceError, EngineError):
         sessions = {f"session__{field}": value for field, value in lookup.items()}
         existing = Action.objects.filter(key=key, **sessions).select_related("session").first()
@@ -519,11 +519,14 @@ def _apply(
     *,
     lead_events: Sequence[dict[str, Any]] = (),
     seats: Sequence[Seat] | None = None,
+    last: bool = False,
 ) -> Action:
     """Apply inside the caller's transaction, then keep timers and bots in step.
 
     ``seats``, if the caller has read them in this transaction, saves a query and
-    lets the sockets of this process skip reading the session again.
+    lets the sockets of this process skip reading the session again. ``last``: the
+    caller's transaction ends with this action (``rows.write_action``); nothing
+    after it here asks anything of the database when ``seats`` are given.
     """
     waiting_before = engine.waiting_for(locked.state)
     result = engine.apply(locked.state, action, seat)
@@ -548,6 +551,7 @@ def _apply(
         payload=action.to_payload(),
         events=[*lead_events, *result.events],
         meanwhile=render_ahead if seats is not None else None,
+        last=last,
     )
     _after_change(locked, engine, waiting_before, seats, row, deadline_written=True, ahead=ahead)
     return row
@@ -682,6 +686,7 @@ def play_bot_turn(session_id: int, seat: int, version: int) -> bool:
             seat,
             server_key("bot", version, seat),
             seats=seats,
+            last=True,
         )
     return True
 
@@ -798,6 +803,7 @@ def _append(
     events: list[dict[str, Any]],
     undoes: int | None = None,
     meanwhile: Callable[[Action], object] | None = None,
+    last: bool = False,
 ) -> Action:
     session.state = state
     session.version += 1
@@ -816,6 +822,7 @@ def _append(
         events=events,
         undoes=undoes,
         meanwhile=meanwhile,
+        last=last,
     )
 
 

@@ -133,3 +133,22 @@ def test_kablamo_words_the_tables_own_bullets_as_from_the_whole_state(catalogs):
     words = words_of_the_history(session)
     assert words == words_with_the_whole_state(session)
     assert any("Speed Load, number 12" in line for lines in words for line in lines)
+
+
+def test_the_log_read_for_a_session_leaves_out_what_was_recorded_after_it(make_session):
+    # A table rendering one revision reads the log as it was then: a tap (or an undo)
+    # recorded since must wait for its own revision, not slip into this one.
+    from companion.models import GameSession
+    from companion.selectors import log_tail
+
+    session = make_session()
+    first = services.submit_action(
+        session, shot("dstructor", "dozer"), token="host", key=next_key()
+    )
+    earlier = GameSession.objects.get(pk=session.pk)
+    services.submit_action(session, shot("dstructor", "banshee"), token="host", key=next_key())
+    services.undo(earlier, token="host", key=next_key())
+    tail = log_tail(earlier)
+    assert [row.version for row in tail.recent] == [first.action.version]
+    assert tail.undone == frozenset()
+    assert undone_versions(GameSession.objects.get(pk=session.pk)) == {2}

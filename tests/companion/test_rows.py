@@ -95,7 +95,9 @@ def test_an_unknown_session_has_no_seats():
         assert rows.lock_with_seats(pk=987654) == (None, [])
 
 
-def _write(locked: GameSession | None, now, key: str, **changes) -> Action:
+def _write(
+    locked: GameSession | None, now, key: str, *, meanwhile=None, last=False, **changes
+) -> Action:
     assert locked is not None
     locked.state = {**locked.state, **changes}
     locked.version += 1
@@ -109,6 +111,8 @@ def _write(locked: GameSession | None, now, key: str, **changes) -> Action:
         key=key,
         payload={"type": "note"},
         events=[{"type": "noted"}],
+        meanwhile=meanwhile,
+        last=last,
     )
 
 
@@ -262,3 +266,97 @@ def test_a_block_inside_a_transaction_of_its_own_is_left_to_psycopg(make_session
     finally:
         transaction.set_autocommit(True)
     assert GameSession.objects.get(pk=session.pk).revision == session.revision
+
+
+# ------------------------------------------ PostgreSQL: the COMMIT sent with the last write
+
+
+def _asks(found: list[str]):
+    """A ``meanwhile`` that asks the database something and notes what happened."""
+
+    def meanwhile(_row: Action) -> None:
+        try:
+            found.append(f"read {GameSession.objects.count()}")
+        except rows.Committed:
+            found.append("refused")
+
+    return meanwhile
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_last_write_takes_the_commit_along_and_the_lock_goes_with_it(make_session):
+    # While the write and its COMMIT travel, meanwhile may not read (the lock is
+    # going: another tap's change could be read), and the block asks nothing more:
+    # the other phones' taps are free as soon as the change is on disk.
+    _postgres_only()
+    session = make_session()
+    found: list[str] = []
+    with transaction.atomic():
+        locked, _seats = rows.lock_with_seats(pk=session.pk)
+        row = _write(locked, timezone.now(), "last-key", meanwhile=_asks(found), last=True)
+        assert found == ["refused"]
+        assert not _locked_elsewhere(session.pk)  # committed: the lock is gone
+        with pytest.raises(rows.Committed):
+            GameSession.objects.get(pk=session.pk)
+    stored = GameSession.objects.get(pk=session.pk)  # after the block: asked as ever
+    assert stored.version == row.version == 1
+    assert Action.objects.get(session=session).key == "last-key"
+    assert connection.get_autocommit() and connection.connection.autocommit
+    assert connection.connection.pgconn.transaction_status == 0  # idle
+    assert not connection.execute_wrappers
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failure_after_the_last_write_keeps_it_and_a_retry_gets_the_first_result(
+    make_session, monkeypatch
+):
+    # The commit went with the write: an error after it cannot take the action back,
+    # so the phone that retries its key is told of the action it did record.
+    _postgres_only()
+    session = make_session()
+    key = next_key()
+
+    def fails(*_args, **_kwargs):
+        raise RuntimeError("the timers could not be set")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(services, "_schedule_followups", fails)
+        with pytest.raises(RuntimeError):
+            services.submit_action(session, shot("dstructor", "dozer"), token="host", key=key)
+    assert GameSession.objects.get(pk=session.pk).version == 1  # asked as ever
+    again = services.submit_action(session, shot("dstructor", "dozer"), token="host", key=key)
+    assert again.created is False and again.action.version == 1
+    assert not connection.execute_wrappers
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_last_write_that_fails_takes_nothing_along(make_session):
+    _postgres_only()
+    session = make_session()
+    services.submit_action(session, shot("dstructor", "dozer"), token="host", key="the-key")
+    before = GameSession.objects.get(pk=session.pk)
+    found: list[str] = []
+    with pytest.raises(IntegrityError), transaction.atomic():
+        locked, _seats = rows.lock_with_seats(pk=session.pk)
+        _write(locked, timezone.now(), "the-key", meanwhile=_asks(found), last=True)
+    assert _fields(GameSession.objects.get(pk=session.pk)) == _fields(before)
+    assert Action.objects.filter(session=session).count() == 1
+    assert not _locked_elsewhere(session.pk)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_last_write_inside_a_savepoint_waits_for_the_outer_block(make_session):
+    # Only the outermost block may commit: inside another, the write goes alone,
+    # meanwhile reads what it wrote, and the outer block still decides.
+    _postgres_only()
+    session = make_session()
+    found: list[str] = []
+    with pytest.raises(RuntimeError), transaction.atomic():
+        with transaction.atomic():
+            locked, _seats = rows.lock_with_seats(pk=session.pk)
+            _write(locked, timezone.now(), "inner-key", meanwhile=_asks(found), last=True)
+        assert _locked_elsewhere(session.pk)
+        raise RuntimeError("the outer block fails")
+    assert found == [f"read {GameSession.objects.count()}"]
+    assert GameSession.objects.get(pk=session.pk).version == 0
+    assert not Action.objects.filter(session=session).exists()

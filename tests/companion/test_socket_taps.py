@@ -364,3 +364,26 @@ async def test_on_postgresql_a_render_that_fails_ahead_is_done_by_the_table_afte
     update = await tap_watched_on_postgresql(make_session, monkeypatch, prerender, "3")
     assert 'data-damage="3"' in update
     assert calls == [True]  # ahead, failed: not handed over, rendered by the table
+
+
+async def test_on_postgresql_a_render_ahead_that_would_read_the_log_is_left_to_the_table(
+    make_session, monkeypatch, caplog
+):
+    # The COMMIT travels with the write, so while it does the lock is going: a render
+    # ahead that reads the database (the log past the table's tail, say) could see
+    # a later tap. It is refused, quietly, and the table renders it after the commit.
+    from django.db import connection
+
+    from companion.models import GameSession
+
+    asked: list[str] = []
+
+    def prerender(real, table, snapshot):
+        asked.append(f"{connection.in_atomic_block}")
+        GameSession.objects.count()
+        return real(table, snapshot)
+
+    update = await tap_watched_on_postgresql(make_session, monkeypatch, prerender, "4")
+    assert 'data-damage="4"' in update
+    assert asked == ["True"]  # tried ahead, refused; the table's own render does not ask
+    assert "could not render" not in caplog.text
