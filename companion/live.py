@@ -137,7 +137,7 @@ def _publish_from_loop(loop: asyncio.AbstractEventLoop, channel: str, message: s
     found = _RELAYS.get(loop)
     if found is None:
         found = _RELAYS[loop] = Relay(settings.REDIS_URL)
-    spawn(found.publish(channel, message))
+    found.publish(channel, message)
 
 
 _PUBLISHER: Any = None
@@ -657,14 +657,43 @@ class Relay:
         self._subscription: _Subscription | None = None
         self._publishing: Any = None  # for publishing (a subscribed connection cannot)
         self._sessions: dict[bytes, int] = {}  # Redis channel → session
+        self._outbox: list[tuple[str, str]] = []  # announcements not yet sent
+        self._sending: asyncio.Future | None = None
 
-    async def publish(self, channel: str, message: str) -> None:
+    def publish(self, channel: str, message: str) -> None:
+        """On the loop: send an announcement to Redis, after those before it.
+
+        One task sends them, on one connection, all those waiting in one pipeline:
+        a burst (hundreds of tables at once) costs a round trip, not a connection
+        per announcement (redis-py's pool refuses the 101st: "Too many
+        connections", and that announcement was lost to the other processes)."""
+        self._outbox.append((channel, message))
+        if self._sending is None or self._sending.done():
+            self._sending = asyncio.ensure_future(self._send())
+
+    async def _send(self) -> None:
         if self._publishing is None:
             self._publishing = redis.asyncio.Redis.from_url(self.url)
-        try:
-            await self._publishing.publish(channel, message)
-        except Exception:
-            logger.error("could not announce %s on %s", message, channel, exc_info=True)
+        while self._outbox:
+            batch, self._outbox = self._outbox, []
+            try:
+                if len(batch) == 1:
+                    await self._publishing.publish(*batch[0])
+                    continue
+                async with self._publishing.pipeline(transaction=False) as pipe:
+                    for channel, message in batch:
+                        pipe.publish(channel, message)
+                    await pipe.execute()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.error(
+                    "could not announce %s (%d in all) on %s",
+                    batch[0][1],
+                    len(batch),
+                    batch[0][0],
+                    exc_info=True,
+                )
 
     async def join(self, group: str) -> None:
         async with self.lock:

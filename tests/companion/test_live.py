@@ -4,6 +4,7 @@ revision order, and phones that catch up after a lost announcement."""
 from __future__ import annotations
 
 import asyncio
+import os
 import json
 import re
 
@@ -312,3 +313,36 @@ async def test_the_revision_checks_of_many_tables_are_one_query(make_session, mo
     for ws in phones:
         assert await ws.receive_nothing(timeout=0.2)  # nothing new: nothing sent
         await ws.disconnect()
+
+
+@pytest.mark.skipif(
+    not os.environ.get("REDIS_URL"), reason="set REDIS_URL=redis://127.0.0.1:6379/0 to run it"
+)
+async def test_a_burst_of_announcements_reaches_the_other_processes_whole_and_in_order(caplog):
+    # Hundreds of tables changing at once on one process (a busy evening): every
+    # announcement reaches the other processes, in order, and none is refused for
+    # want of a Redis connection (redis-py's pool holds 100).
+    import redis.asyncio
+
+    from django.conf import settings
+
+    channel = live.redis_channel(f"session.burst-{next_key()}")
+    listener = redis.asyncio.Redis.from_url(settings.REDIS_URL)
+    subscription = listener.pubsub()
+    await subscription.subscribe(channel)
+    loop = asyncio.get_running_loop()
+    for revision in range(1, 301):
+        live._publish_from_loop(loop, channel, f"{revision} another-process")
+    heard: list[int] = []
+    deadline = loop.time() + 10
+    while len(heard) < 300 and loop.time() < deadline:
+        message = await subscription.get_message(ignore_subscribe_messages=True, timeout=1)
+        if message is not None:
+            heard.append(int(message["data"].split()[0]))
+    assert heard == list(range(1, 301))
+    assert "could not announce" not in caplog.text
+    await subscription.aclose()
+    await listener.aclose()
+    publishing = live._RELAYS.pop(loop)._publishing
+    if publishing is not None:
+        await publishing.aclose()
