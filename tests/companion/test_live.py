@@ -4,8 +4,8 @@ revision order, and phones that catch up after a lost announcement."""
 from __future__ import annotations
 
 import asyncio
-import os
 import json
+import os
 import re
 
 import pytest
@@ -323,7 +323,6 @@ async def test_a_burst_of_announcements_reaches_the_other_processes_whole_and_in
     # announcement reaches the other processes, in order, and none is refused for
     # want of a Redis connection (redis-py's pool holds 100).
     import redis.asyncio
-
     from django.conf import settings
 
     channel = live.redis_channel(f"session.burst-{next_key()}")
