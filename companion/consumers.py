@@ -35,6 +35,7 @@ import json
 import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
 from typing import Any
 
 from asgiref.sync import SyncToAsync
@@ -49,7 +50,7 @@ from django.db import DEFAULT_DB_ALIAS, close_old_connections, connections
 from django.http import QueryDict
 from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_noop
 
 from companion import codes, live, ratelimit, services, taps
@@ -144,6 +145,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
     session_id: int | None = None
     code: str = ""
     game: str | None = None  # the session's game, to word a refusal in its terms
+    _due: datetime | None = None  # the session's deadline when the phone connected
     table: live.Table | None = None
     token: str = ""
     gone = False  # the socket has closed
@@ -215,7 +217,11 @@ class SessionConsumer(AsyncWebsocketConsumer):
         self.session_id = found
         await self.accept()
         self.table = await live.sit(self.session_id, self)
-        await self._enforce_deadline()
+        if self._due is not None and self._due <= timezone.now():
+            # The clock ran out and no timer played the default moves (a worker
+            # down): they are played now. A clock still running is left to the
+            # timer and to the phones' "sync" when it reaches zero.
+            await self._enforce_deadline()
         await self.refresh(full=True, fresh=True, shown=self._shown_revision())
 
     async def disconnect(self, code: int) -> None:
@@ -422,7 +428,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
                 session = services.find_session(code, ratelimit.client_of(self.scope))
         except (NotFound, TooMany):
             return None
-        self.code, self.game = session.code, session.game
+        self.code, self.game, self._due = session.code, session.game, session.deadline
         # Read here, off the event loop (session middleware loads it lazily).
         self.token = "" if self.spectator_key else phone_token(self.scope.get("session"))
         return session.pk

@@ -101,3 +101,35 @@ def test_only_the_host_seats_a_bot_and_only_in_a_free_seat():
     services.claim_seat(session, 1, "marco")
     with pytest.raises(Conflict):
         services.seat_bot(session, 1, "anna")
+
+
+async def test_a_phone_joining_after_the_clock_ran_out_sees_the_default_moves_played():
+    # The timer's task never ran (a worker down): the first phone to open the table
+    # has the default moves played, and is shown the table after them.
+    from asgiref.sync import sync_to_async
+
+    from tests.companion.test_consumers import communicator, phone_cookie
+
+    session = await sync_to_async(duel)(turn_seconds=30)
+    await sync_to_async(expire)(session)
+    ws = communicator(f"/ws/s/{session.code}/?lang=en", await phone_cookie("anna"))
+    assert (await ws.connect())[0]
+    first = await ws.receive_from(timeout=5)
+    stored = await sync_to_async(GameSession.objects.get)(pk=session.pk)
+    assert stored.version == 2 and stored.deadline > timezone.now()  # both timed out: turn 2
+    assert f'data-version="{stored.version}"' in first
+    await ws.disconnect()
+
+
+async def test_a_phone_joining_while_the_clock_runs_changes_nothing():
+    from asgiref.sync import sync_to_async
+
+    from tests.companion.test_consumers import communicator, phone_cookie
+
+    session = await sync_to_async(duel)(turn_seconds=30)
+    ws = communicator(f"/ws/s/{session.code}/?lang=en", await phone_cookie("anna"))
+    assert (await ws.connect())[0]
+    assert 'data-version="0"' in await ws.receive_from(timeout=5)
+    stored = await sync_to_async(GameSession.objects.get)(pk=session.pk)
+    assert (stored.version, stored.deadline) == (0, session.deadline)
+    await ws.disconnect()
