@@ -9,6 +9,7 @@ See the README for every variable.
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -230,6 +231,14 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG
+# WhiteNoise hands Django a plain (not async) file iterator; under ASGI Django reads
+# it in a thread and warns, once per process, on the console of `make run`. For a
+# few small static files that phones cache, that is harmless: not shown.
+warnings.filterwarnings(
+    "ignore",
+    message="StreamingHttpResponse must consume synchronous iterators",
+    module="django.core.handlers.asgi",
+)
 
 LOGGING = {
     "version": 1,
