@@ -18,8 +18,8 @@ the write is the transaction's last statement (a tap, a bot's move), the COMMIT
 goes with it, and the tap renders its change for the other phones while
 PostgreSQL writes and flushes it: one round trip fewer (``benchmarks/submit.py
 --table --round-trips``: 4 → 3 with the pipeline's own syncs), and the flush
-(about half a millisecond here) no longer after the render. SQLite, in the same process, has no
-round trips to save: there the statements stay apart.
+(about half a millisecond here) no longer after the render. SQLite, in the same
+process, has no round trips to save: there the statements stay apart.
 """
 
 from __future__ import annotations

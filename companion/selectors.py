@@ -44,6 +44,11 @@ class Wording:
         found = (describe(presenter, event, self.seen, self.names) for event in events)
         return tuple(line for line in found if line)
 
+    def sentence(self, events: Iterable[dict[str, Any]]) -> str:
+        """An action's sentences as one line: what the undo button names, and what a
+        tap that repeats it is told it repeats."""
+        return " ".join(self.lines(events))
+
     def __reduce__(self) -> tuple[Any, ...]:
         if self._pickled is None:
             self._pickled = pickle.dumps((self.game, self.seen, self.names), protocol=5)
@@ -225,11 +230,6 @@ def last_effective_action(
     )
 
 
-def undo_label(last: Action, wording: Wording) -> str:
-    """What the undo button names: the history sentence of the action it takes back."""
-    return " ".join(wording.lines(last.events))
-
-
 def _rejoin_url(session: GameSession, seats: list[Seat], viewer: Viewer) -> str:
     own = next((s for s in seats if viewer.seat is not None and s.index == viewer.seat), None)
     if own is None or not own.rejoin_key or viewer.spectator:
@@ -316,7 +316,7 @@ def table_context(
         history=history(session, seats, undone, rows=recent, wording=wording),
         history_limit=HISTORY_LENGTH,
         undo_version=last.version if last and undo_allowed else None,
-        undo_label=undo_label(last, wording) if last and undo_allowed else "",
+        undo_label=wording.sentence(last.events) if last and undo_allowed else "",
         game=presenter.context(
             session, view, board_viewer, seats, can_edit, last.events if last else []
         ),

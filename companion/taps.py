@@ -101,7 +101,7 @@ def _what(error: RepeatSuspected, game: str | None) -> str:
         return ""
     row = error.earlier
     seen = presenter_for(game).history_state(row.session.state)
-    return " ".join(Wording(game, seen, error.names).lines(row.events))
+    return Wording(game, seen, error.names).sentence(row.events)
 
 
 def game_of(code: str) -> str | None:
