@@ -2,7 +2,10 @@
 sessions, trying join codes that match nothing, logging in to the admin.
 
 Counted in Django's cache (the process's memory in the embedded default, Redis when
-``REDIS_URL`` is set, so every server process shares the counts), in fixed windows.
+``REDIS_URL`` is set, so every server process shares the counts). A client's window
+opens at its first request and lasts ``Limit.seconds``: the count's key expires then,
+and adding to a count keeps its expiry. (Windows cut by the clock let a burst that
+straddles a cut through twice, and made the throttle's test fail one run in a hundred.)
 ``SEGNALINO_RATE_LIMITS=0`` turns them off, and the per-socket message limit of
 ``consumers.SessionConsumer`` too (load benchmarks, where one client plays every
 phone of a hundred tables and times 100 socket round trips back to back).
@@ -10,7 +13,6 @@ phone of a hundred tables and times 100 socket round trips back to back).
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,8 +46,7 @@ def client_of(request_or_scope: Any) -> str:
 
 
 def _key(limit: Limit, client: str) -> str:
-    window = int(time.time() // limit.seconds)
-    return f"segnalino:rate:{limit.name}:{client}:{window}"
+    return f"segnalino:rate:{limit.name}:{client}"
 
 
 def count(limit: Limit, client: str) -> None:
@@ -53,12 +54,12 @@ def count(limit: Limit, client: str) -> None:
     if not settings.SEGNALINO_RATE_LIMITS:
         return
     key = _key(limit, client)
-    if cache.add(key, 1, limit.seconds + 5):
+    if cache.add(key, 1, limit.seconds):
         return
     try:
-        cache.incr(key)
+        cache.incr(key)  # keeps the key's expiry, so the window stays where it opened
     except ValueError:  # expired between the two calls
-        cache.add(key, 1, limit.seconds + 5)
+        cache.add(key, 1, limit.seconds)
 
 
 def exceeded(limit: Limit, client: str) -> bool:

@@ -219,6 +219,30 @@ def test_the_admin_login_is_throttled(settings):
     assert client.post(url, {"username": "admin", "password": "guess"}).status_code == 429
 
 
+def test_tries_that_straddle_a_turn_of_the_clock_are_all_counted(monkeypatch):
+    """A window opens at a client's first try, not at a tick of the wall clock: ten
+    tries either side of a round ten minutes still use up the ten, and the window
+    frees the address ten minutes after it opened."""
+    import time
+
+    from companion import ratelimit
+
+    limit = ratelimit.ADMIN_LOGIN
+    now = [limit.seconds * 2_900_000 - 1.0]  # a second before the clock's window turns
+    monkeypatch.setattr(time, "time", lambda: now[0])
+    for _ in range(limit.count // 2):
+        assert ratelimit.take(limit, "10.0.0.9")
+    now[0] += 2.0
+    for _ in range(limit.count - limit.count // 2):
+        assert ratelimit.take(limit, "10.0.0.9")
+    assert not ratelimit.take(limit, "10.0.0.9")
+    assert ratelimit.take(limit, "10.0.0.10")  # another address has its own count
+    now[0] += limit.seconds - 3.0  # still the window the first try opened
+    assert not ratelimit.take(limit, "10.0.0.9")
+    now[0] += 2.0  # its ten minutes are up
+    assert ratelimit.take(limit, "10.0.0.9")
+
+
 async def test_wrong_codes_over_the_socket_count_too(make_session):
     from asgiref.sync import sync_to_async
 
