@@ -335,8 +335,10 @@ class AdrenalinePresenter:
             and (session.edit_policy != "own" or viewer.seat == view["current"])
         )
         # What the turn bar shows, on its own: it is a fragment keyed by these values.
+        current_name = names.get(view["current"]) or CHARACTERS[current].name
         turnbar = {
             "current": CHARACTERS[current],
+            "current_name": current_name,  # the seat's player, as the boards name them
             "turn": view["turn"],
             "killshot": _killshot(view),
             "frenzy": view["frenzy"],
@@ -354,7 +356,7 @@ class AdrenalinePresenter:
             **turnbar,
             "turnbar": turnbar,
             "players": players,
-            "current_name": names.get(view["current"]) or CHARACTERS[current].name,
+            "current_name": current_name,
             "pickup_options": _pickup_options(cards, view),
             "shot": shot,
             "shot_url": url_of("adrenaline_shot", session.code),

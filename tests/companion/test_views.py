@@ -268,3 +268,20 @@ def test_an_overlong_one_time_key_is_refused_as_malformed(make_session):
     assert response.status_code == 400
     assert "missing or malformed" in response.content.decode()
     assert dozer_damage(session) == 0
+
+
+def test_the_turn_bar_names_the_player_whose_turn_it_is_as_the_boards_do(db):
+    """A table names its seats ("Anna" plays D-struct-OR): the turn bar says Anna is
+    playing, as her board does, not the character's name."""
+    from companion import services
+
+    session = services.create_session(
+        game="adrenaline",
+        seat_names=["Anna", "Bruno", "Carla"],
+        options={"characters": ["dstructor", "banshee", "dozer"], "skulls": 5},
+        host_token="host",
+    )
+    turnbar = Client().get(f"/s/{session.code}/").content.decode().split('id="board"')[1]
+    turnbar = turnbar.split("</section>")[0]
+    assert "<strong>Anna</strong> is playing" in turnbar
+    assert "D-struct-OR" not in turnbar
