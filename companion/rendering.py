@@ -78,7 +78,7 @@ def render_part(
     The personal part is the seats section alone, rendered from its values: after
     most changes they are what they were, and a live table finds its HTML by them
     (five phones, five seats sections, none rendered again)."""
-    with translation.override(language), using(pieces):
+    with using(pieces, language):
         if part == PERSONAL:
             values = seats_values(session, list(seats), viewer, oob=True)
             return render_piece(SEATS_TEMPLATE, values)

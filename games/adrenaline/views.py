@@ -164,11 +164,12 @@ def _note(reason: Reason | None, moves: int | None) -> dict[str, Any]:
     return {"ok": True, "text": text}
 
 
-def _cube_stepper(colour: str, value: int) -> dict[str, Any]:
+def _cube_stepper(colour: str, value: int, language: str | None) -> dict[str, Any]:
     """One colour of a player's cubes as its stepper shows it, with the buttons'
     spoken labels (made here, not by two template tags per stepper: a player's cubes
-    are rendered again whenever one is paid)."""
-    less, more = _stepper_labels(colour, get_language())
+    are rendered again whenever one is paid). ``language``: the active one, looked
+    up once for the board."""
+    less, more = _stepper_labels(colour, language)
     return {
         "field": colour,
         "label": CUBE_LABELS[colour],
@@ -204,6 +205,23 @@ def _namer(state: dict[str, Any], names: dict | None) -> Any:
 
 def weapon_cards() -> dict[str, Card]:
     return {card.slug: card for card in cards_of("adrenaline", "weapon")}
+
+
+# language → (the catalog it was read from, its weapons as (slug, name) by name)
+_BY_NAME: dict[str, tuple[list[Card], list[tuple[str, str]]]] = {}
+
+
+def weapons_by_name() -> list[tuple[str, str]]:
+    """The catalog's weapons as (slug, name) in the active language, in the order of
+    their names: sorted once per language while the catalog stays the same, not at
+    every render of the shot helper and of the pick-up lists."""
+    catalog = cards_of("adrenaline", "weapon")
+    language = get_language() or ""
+    found = _BY_NAME.get(language)
+    if found is None or found[0] is not catalog:
+        named = sorted(((card.slug, card.name) for card in catalog), key=lambda pair: pair[1])
+        found = _BY_NAME[language] = (catalog, named)
+    return found[1]
 
 
 def weapon_name(slug: str, cards: dict[str, Card] | None = None) -> str:
@@ -276,6 +294,7 @@ class AdrenalinePresenter:
         cards = weapon_cards()
         names = {seat.index: seat.name for seat in seats}
         kinds = tuple((kind, str(POWERUP_LABELS[kind])) for kind in rules.POWERUP_KINDS)
+        language = get_language()
         players = []
         for index, player in enumerate(view["players"]):
             editable = can_edit and (session.edit_policy != "own" or viewer.seat == index)
@@ -296,7 +315,7 @@ class AdrenalinePresenter:
                     "values": rules.board_values(player),
                     "level": rules.adrenaline_level(player),
                     "dead": rules.is_dead(player),
-                    "ammo": [_cube_stepper(c, player["ammo"][c]) for c in COLOURS],
+                    "ammo": [_cube_stepper(c, player["ammo"][c], language) for c in COLOURS],
                     "powerups": _hand(player),
                     "weapons": [
                         {
@@ -630,8 +649,8 @@ def _pickup_options(cards: dict[str, Card], view: dict[str, Any]) -> str:
     found = _PICKUP_OPTIONS.get(key)
     if found is not None and found[0] is catalog and len(cards) == len(catalog):
         return found[1]
-    free = sorted((c for c in cards.values() if c.slug not in held), key=lambda c: c.name)
-    html = format_html_join("", '<option value="{}">{}</option>', ((c.slug, c.name) for c in free))
+    free = [(slug, name) for slug, name in weapons_by_name() if slug in cards and slug not in held]
+    html = format_html_join("", '<option value="{}">{}</option>', free)
     if len(_PICKUP_OPTIONS) > 512:
         _PICKUP_OPTIONS.clear()
     _PICKUP_OPTIONS[key] = (catalog, html)
@@ -853,9 +872,9 @@ def shot_context(state: dict[str, Any], names: dict[int, str], params: QueryDict
         "shooter_name": label(shooter_seat),
         "weapon_chips": chips,
         "other_weapons": [
-            (c.slug, c.name)
-            for c in sorted(cards.values(), key=lambda c: c.name)
-            if c.slug not in held and c.slug not in elsewhere
+            (slug, name)
+            for slug, name in weapons_by_name()
+            if slug in cards and slug not in held and slug not in elsewhere
         ],
         "weapon": card.slug if card else "",
         "weapon_held": card is not None and card.slug in held,

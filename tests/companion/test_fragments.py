@@ -4,7 +4,6 @@ value always re-renders, and a table keeps only what its last revision used."""
 from __future__ import annotations
 
 import pytest
-from django.utils import translation
 
 from companion import fragments
 from companion.rendering import PERSONAL, SHARED, cut, render_frames, render_part
@@ -34,22 +33,42 @@ def test_the_same_values_are_rendered_once_and_a_changed_value_again(monkeypatch
         fragments, "render_to_string", lambda name, ctx: renders.append(name) or real(name, ctx)
     )
     store = fragments.Store()
-    with fragments.using(store):
+    with fragments.using(store, "en"):
         first = fragments.render(ENTRY, {"entry": entry(1, "Banshee hits Dozer")})
         again = fragments.render(ENTRY, {"entry": entry(1, "Banshee hits Dozer")})
         changed = fragments.render(ENTRY, {"entry": entry(1, "Banshee hits Violet")})
         undone = {**entry(1, "Banshee hits Dozer"), "undone": True}
         english = fragments.render(ENTRY, {"entry": undone})
-        with translation.override("it"):
-            italian = fragments.render(ENTRY, {"entry": undone})
+    with fragments.using(store, "it"):  # an Italian phone's part, same table
+        italian = fragments.render(ENTRY, {"entry": undone})
     assert first == again and len(renders) == 4
     assert "Violet" in changed and "Violet" not in first
     assert italian != english  # the language is in the key
+    assert "annullat" in italian.lower()  # rendered in Italian, kept apart
+
+
+def test_a_piece_switched_to_another_language_inside_a_part_is_refused_not_kept(settings, tmp_path):
+    """The part's language is in every piece's key: a piece rendered in another
+    one (``{% language %}`` in a live template) would be kept, and later sent, as
+    the part's. It is refused at its render, before anything is kept."""
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "switch.html").write_text(
+        '{% load i18n segnalino %}{% language "it" %}'
+        '{% fragment "companion/partials/history_entry.html" entry=entry %}{% endlanguage %}'
+    )
+    settings.TEMPLATES = [
+        {**settings.TEMPLATES[0], "DIRS": [templates, *settings.TEMPLATES[0]["DIRS"]]}
+    ]
+    store = fragments.Store()
+    with fragments.using(store, "en"), pytest.raises(fragments.LanguageSwitched):
+        fragments.render("switch.html", {"entry": entry(1, "one")})
+    assert not store.current
 
 
 def test_a_table_keeps_only_what_its_last_revision_used():
     store = fragments.Store()
-    with fragments.using(store):
+    with fragments.using(store, "en"):
         fragments.render(ENTRY, {"entry": entry(1, "one")})
         store.advance()
         fragments.render(ENTRY, {"entry": entry(2, "two")})
@@ -114,7 +133,7 @@ def test_a_piece_reused_whole_keeps_the_pieces_nested_in_it(settings, tmp_path, 
 
     monkeypatch.setattr(fragments, "render_to_string", counted)
     store = fragments.Store()
-    with fragments.using(store):
+    with fragments.using(store, "en"):
         fragments.render("outer.html", {"n": 1, "m": "gear"})
         for _ in range(3):  # revisions where the board does not change
             store.advance()
