@@ -149,6 +149,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
     table: live.Table | None = None
     token: str = ""
     gone = False  # the socket has closed
+    _send_frame: Any = None  # a text frame straight to the server (set in _serve)
 
     async def dispatch(self, message: dict) -> None:
         """Each message to its handler, straight away. Channels' own ``dispatch``
@@ -178,6 +179,10 @@ class SessionConsumer(AsyncWebsocketConsumer):
         self.scope = scope
         self.channel_layer = None
         self.base_send = send
+        # Channels' session wrapper (``InstanceSessionWrapper.send``) saves the
+        # session only when an HTTP response starts; for a socket's frames it just
+        # looks the session up twice, five frames a tap. Frames go past it.
+        self._send_frame = getattr(getattr(send, "__self__", None), "real_send", send)
         try:
             while True:
                 await self.dispatch(await receive())
@@ -191,7 +196,10 @@ class SessionConsumer(AsyncWebsocketConsumer):
         (an ``OSError``) for a socket that closed while its frame was being rendered,
         where daphne dropped the frame. Either way the socket is leaving its table."""
         try:
-            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+            if text_data is not None and bytes_data is None and not close:
+                await self._send_frame({"type": "websocket.send", "text": text_data})
+            else:
+                await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
         except OSError:
             self.gone = True
 

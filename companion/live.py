@@ -259,9 +259,28 @@ class Snapshot:
     seats: tuple[Seat, ...]
     tail: LogTail | None
     revision: int = field(init=False)
+    # (token, spectator, language) → the parts that phone needs: derived from this
+    # snapshot alone, so worked out once a revision, not again by each step.
+    _jobs: dict[tuple[str, bool, str], list[tuple]] = field(
+        init=False, default_factory=dict, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "revision", self.session.revision)
+
+    def jobs(self, token: str, spectator: bool, language: str) -> list[tuple]:
+        """What one phone needs of this revision: (part, key, viewer, language) for
+        each part, the key saying which phones share that part's HTML."""
+        found = self._jobs.get((token, spectator, language))
+        if found is None:
+            viewer = viewer_for(self.session, list(self.seats), token, spectator=spectator)
+            keys = part_keys(self.session, viewer, language)
+            found = [
+                (PERSONAL, keys.personal, viewer, language),
+                (SHARED, keys.shared, viewer, language),
+            ]
+            self._jobs[(token, spectator, language)] = found
+        return found
 
 
 def read_snapshot(session_id: int) -> Snapshot:
@@ -335,9 +354,10 @@ class Table:
         database thread: a piece is found by its values, whichever revision made it."""
         jobs: dict[tuple, tuple[Viewer, str]] = {}
         for socket in list(self.sockets):
-            viewer = self._viewer(snapshot, socket.token, socket.spectator)
-            for part, key, job_viewer, language in self._jobs(snapshot, viewer, socket.language):
-                jobs.setdefault((part, key), (job_viewer, language))
+            for part, key, viewer, language in snapshot.jobs(
+                socket.token, socket.spectator, socket.language
+            ):
+                jobs.setdefault((part, key), (viewer, language))
         return {
             (part, key): self._cut(snapshot, part, viewer, language, self.fragments)
             for (part, key), (viewer, language) in jobs.items()
@@ -406,8 +426,7 @@ class Table:
         # database thread (which also runs the POSTs), before they ask for them.
         jobs = []
         for socket in list(self.sockets):
-            viewer = self._viewer(snapshot, socket.token, socket.spectator)
-            jobs.extend(self._jobs(snapshot, viewer, socket.language))
+            jobs.extend(snapshot.jobs(socket.token, socket.spectator, socket.language))
         self._render(snapshot, jobs)
         for socket in list(self.sockets):
             spawn(socket.refresh(revision))
@@ -448,25 +467,14 @@ class Table:
         """The frame one socket sends for ``snapshot``, in fragments: each part
         rendered (and cut in fragments) once per revision and key for all the
         sockets of this table."""
-        viewer = self._viewer(snapshot, token, spectator)
-        jobs = self._jobs(snapshot, viewer, language)
-        futures = self._render(snapshot, jobs)
+        futures = self._render(snapshot, snapshot.jobs(token, spectator, language))
         frame: Frame = ()
         for future in futures:
-            frame += await asyncio.shield(future)
+            # Rendered ahead (the usual case): taken as it is. Otherwise awaited
+            # through a shield, so a socket that goes away meanwhile does not cancel
+            # a render the table's other sockets wait for.
+            frame += future.result() if future.done() else await asyncio.shield(future)
         return frame
-
-    @staticmethod
-    def _viewer(snapshot: Snapshot, token: str, spectator: bool) -> Viewer:
-        return viewer_for(snapshot.session, list(snapshot.seats), token, spectator=spectator)
-
-    @staticmethod
-    def _jobs(snapshot: Snapshot, viewer: Viewer, language: str) -> list[tuple]:
-        keys = part_keys(snapshot.session, viewer, language)
-        return [
-            (PERSONAL, keys.personal, viewer, language),
-            (SHARED, keys.shared, viewer, language),
-        ]
 
     def _render(self, snapshot: Snapshot, jobs: list[tuple]) -> list[asyncio.Future[Frame]]:
         """A future per job (part, key, viewer, language), in order: the ones this
