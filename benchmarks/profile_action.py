@@ -99,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", action="store_true", help="cProfile the timed actions")
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--sort", default="cumulative")
+    parser.add_argument("--dump", metavar="FILE", help="with --profile: write the pstats here")
     parser.add_argument("--policy", choices=["table", "own"], default="table")
     parser.add_argument("--language", default="en")
     parser.add_argument(
@@ -235,6 +236,8 @@ def main(argv: list[str] | None = None) -> int:
         stats.add(worker)
         stats.strip_dirs().sort_stats(args.sort).print_stats(args.top)
         print(out.getvalue())
+        if args.dump:
+            stats.dump_stats(args.dump)
     return 0
 
 
