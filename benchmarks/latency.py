@@ -117,7 +117,7 @@ class Watch:
     revision: int = 0  # the revision the phone shows (#status[data-revision])
 
     async def ping_every(self, seconds: float) -> None:
-        """Beat a heart as app.js does: the revision shown, once a second."""
+        """Ping as app.js does: the revision shown, every ``seconds`` on average."""
         with contextlib.suppress(Exception):
             while True:
                 await asyncio.sleep(seconds * (0.5 + random.random()))  # not all at once
@@ -222,9 +222,12 @@ def action_fields(n: int) -> dict[str, str]:
     return {"type": "adjust", "player": SHOOTER, "field": "red", "delta": "1" if n % 2 else "-1"}
 
 
-#: Whether phones beat a heart on their socket once a second, as app.js does
-#: (``--pings``; off by default, as in the figures recorded before it existed).
+#: Whether phones ping on their socket as app.js does (``--pings``; off by default,
+#: as in the figures recorded before it existed), and how often (``--ping-seconds``:
+#: app.js pings every 5 s since the server beats on quiet sockets, 2026-11-27; every
+#: second before, so 1 for a ``--repo`` tree older than that).
 PINGS = False
+PING_SECONDS = 5.0
 #: Whether the server is ``benchmarks/probe.py`` (``--server-probe``), which
 #: reports its event loop's lag.
 SERVER_PROBE = False
@@ -266,7 +269,7 @@ async def connect(table: Table, seat: int, gate: asyncio.Semaphore) -> float:
         watch = Watch(ws)
         watch.task = asyncio.create_task(watch.run())
         if PINGS:
-            watch.pinger = asyncio.create_task(watch.ping_every(1.0))
+            watch.pinger = asyncio.create_task(watch.ping_every(PING_SECONDS))
         table.watches[seat] = watch
         if await watch.arrival(0, FRAME_TIMEOUT) is None:
             raise RuntimeError(f"no first frame on {table.code} seat {seat}")
@@ -830,6 +833,7 @@ def run_scenarios(targets: list[tuple[str, str]], args: argparse.Namespace) -> l
         "keep_alive": KEEP_ALIVE,
         "taps": args.taps,
         "pings": PINGS,
+        "ping_seconds": PING_SECONDS if PINGS else None,
         "server": args.server,
         "server_cpus": sorted(args.server_cpus) if args.server_cpus else None,
         "client_cpus": sorted(args.client_cpus) if args.client_cpus else None,
@@ -1216,7 +1220,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--pings",
         action="store_true",
-        help="phones send a heartbeat once a second, as real phones do",
+        help="phones ping on their socket, as real phones do",
+    )
+    parser.add_argument(
+        "--ping-seconds",
+        type=float,
+        default=5.0,
+        help="with --pings, seconds between a phone's pings (default 5, as app.js; "
+        "1 for a --repo tree before the server's own beat, 2026-11-27)",
     )
     parser.add_argument(
         "--paced",
@@ -1315,7 +1326,7 @@ def main(argv: list[str] | None = None) -> int:
         "group messages for a full channel)",
     )
     args = parser.parse_args(argv)
-    global KEEP_ALIVE, TAPS_ON_SOCKET, PINGS, DEFLATE, SERVER_PROBE
+    global KEEP_ALIVE, TAPS_ON_SOCKET, PINGS, PING_SECONDS, DEFLATE, SERVER_PROBE
     SERVER_PROBE = args.server_probe
     if args.switch_interval is not None and not SERVER_PROBE:
         parser.error("--switch-interval needs --server-probe")
@@ -1325,6 +1336,7 @@ def main(argv: list[str] | None = None) -> int:
     KEEP_ALIVE = not args.new_connections
     DEFLATE = not args.no_deflate
     PINGS = args.pings
+    PING_SECONDS = args.ping_seconds
     TAPS_ON_SOCKET = args.taps == "socket"
     if not args.redis_url.startswith(("redis://127.0.0.1", "redis://localhost")):
         parser.error("--redis-url must point at 127.0.0.1")

@@ -58,6 +58,15 @@ def _own_rate_counts(settings):
 
 
 @pytest.fixture(autouse=True)
+def _no_server_beats(monkeypatch):
+    """The server's heartbeat (a pong to a quiet socket once a second) would land
+    between the messages a test reads off a socket one by one: off in-process, unless
+    a test of the beat sets its own. Servers started as processes (browser tests)
+    beat as in production."""
+    monkeypatch.setattr("companion.consumers.BEAT_SECONDS", 3600.0)
+
+
+@pytest.fixture(autouse=True)
 def _english():
     from django.utils import translation
 

@@ -15,7 +15,7 @@
   var live = null, badge = null, storeKey = "";
   var queue = [], sending = false, retryTimer = null, retryDelay = 1000;
   var wrapper = null, heardAt = 0, online = false, inFlight = null, latest = null;
-  var PING_MS = 1000, SILENT_MS = 2000, ANSWER_MS = 10000;
+  var PING_MS = 5000, SILENT_MS = 2000, ANSWER_MS = 10000;
   var SOCKET_TAP = /\/(act|undo)$/;
 
   // Reconnect soon after a drop, but never faster than the server can bear.
@@ -219,8 +219,10 @@
     }
   });
 
-  // A ping a second; silence for two means the network is gone (a pong is
-  // missing, not just late): say so within 3 s, and start over.
+  // The server beats once a second on a socket it has nothing else to send on, so
+  // two silent seconds mean the network is gone (a beat is missing, not just
+  // late): say so within 3 s, and start over. The phone's own ping, every five
+  // seconds, tells the server what it shows and that it is still there.
   function watch() {
     if (wrapper && online && Date.now() - heardAt > SILENT_MS) {
       setOnline(false);

@@ -4,7 +4,9 @@ revision order, and phones that catch up after a lost announcement."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
+import logging
 import os
 import re
 
@@ -224,6 +226,55 @@ async def test_a_phone_showing_an_old_revision_gets_the_current_one(make_session
     frame = await ws.receive_from(timeout=5)
     assert 'data-version="1"' in frame and 'id="board"' in frame
     await ws.disconnect()
+
+
+async def test_a_quiet_phone_hears_the_server_beat_without_asking(make_session, monkeypatch):
+    """Nothing happens at the table and the phone sends nothing: the server still
+    says it is there, about once a beat, so the phone stays "live" between its own
+    rare pings (two silent seconds and it would say it is offline)."""
+    monkeypatch.setattr(consumers, "BEAT_SECONDS", 0.2)
+    session = await new_session(make_session)
+    ws = await _connected(session, "phone-b")
+    loop = asyncio.get_running_loop()
+    heard: list[tuple[float, dict]] = []
+    start = loop.time()
+    while loop.time() - start < 1.2:
+        heard.append((loop.time(), json.loads(await ws.receive_from(timeout=1))))
+    assert len(heard) >= 4
+    assert all(message == {"type": "pong", "revision": 0} for _at, message in heard)
+    times = [start] + [at for at, _message in heard]
+    assert max(b - a for a, b in itertools.pairwise(times)) < 0.45  # never two beats missed
+    await ws.disconnect()
+
+
+async def test_a_socket_busy_with_frames_is_sent_no_beat_on_top(make_session, monkeypatch):
+    """A phone that is being sent the table's changes knows the server is there:
+    the beat goes only to a socket that has been quiet for half a beat."""
+    monkeypatch.setattr(consumers, "BEAT_SECONDS", 1.0)
+    session = await new_session(make_session)
+    ws = await _connected(session, "phone-b")
+    kinds = []
+    for _ in range(15):  # a change every tenth of a second or so, for two seconds
+        await sync_to_async(services.submit_action)(
+            session, shot("dstructor", "dozer"), token="host", key=next_key()
+        )
+        frame = await ws.receive_from(timeout=5)
+        kinds.append("pong" if frame.startswith("{") else "frame")
+        await asyncio.sleep(0.1)
+    assert kinds == ["frame"] * 15
+    await ws.disconnect()
+
+
+async def test_a_phone_that_leaves_stops_the_beat_quietly(make_session, monkeypatch, caplog):
+    monkeypatch.setattr(consumers, "BEAT_SECONDS", 0.1)
+    session = await new_session(make_session)
+    ws = await _connected(session, "phone-b")
+    assert json.loads(await ws.receive_from(timeout=1))["type"] == "pong"
+    await ws.disconnect()
+    await asyncio.sleep(0.5)  # five beats' time
+    assert _table_count(session.pk) == 0
+    assert "a live update failed" not in caplog.text
+    assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
 
 
 async def test_a_phone_that_stops_beating_is_closed(make_session, monkeypatch):

@@ -104,3 +104,31 @@ def test_while_the_socket_is_live_a_tap_travels_on_it_and_makes_no_request(phone
     assert posts == [], f"a tap went as a POST while the socket was live: {posts}"
     taps = [frame for frame in sent if '"type": "tap"' in frame or '"type":"tap"' in frame]
     assert len(taps) == 2 and "/act" in taps[0] and "/undo" in taps[1], taps
+
+
+def test_a_phone_left_on_the_table_stays_live_on_the_servers_beat(phone_a):
+    """Nobody taps for a while: the phone pings only every five seconds, and the
+    server's beat (a pong once a second) keeps it "live", on the one socket it
+    opened, with no reconnect and no false "offline"."""
+    create_session(phone_a)
+    wait_live(phone_a)
+    opened: list[str] = []
+    heard: list[str] = []
+    sent: list[str] = []
+
+    def watch(ws) -> None:
+        opened.append(ws.url)
+        ws.on("framereceived", lambda payload: heard.append(str(payload)))
+        ws.on("framesent", lambda payload: sent.append(str(payload)))
+
+    phone_a.on("websocket", watch)
+    phone_a.reload()
+    wait_live(phone_a)
+    states: list[str | None] = []
+    for _ in range(12):  # six seconds, looked at twice a second
+        phone_a.wait_for_timeout(500)
+        states.append(phone_a.locator("#connection").get_attribute("data-state"))
+    assert states == ["live"] * 12, states
+    assert len(opened) == 1, opened
+    assert sum('"pong"' in frame for frame in heard) >= 4  # the server's beats
+    assert sum('"ping"' in frame for frame in sent) <= 2  # the phone's pings are rare
