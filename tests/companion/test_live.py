@@ -265,6 +265,31 @@ async def test_a_socket_busy_with_frames_is_sent_no_beat_on_top(make_session, mo
     await ws.disconnect()
 
 
+async def test_one_sockets_failed_beat_does_not_silence_the_others(
+    make_session, monkeypatch, caplog
+):
+    """Every socket of a process beats from one task: a beat that fails is logged,
+    and the other phones keep hearing theirs (else they would all go "offline")."""
+    monkeypatch.setattr(consumers, "BEAT_GROUPS", 1)  # both in the one group
+    monkeypatch.setattr(consumers, "BEAT_SECONDS", 0.2)
+    real = consumers.SessionConsumer.beat
+
+    async def beat(self, now):
+        if self.token == "phone-a":
+            raise RuntimeError("this socket's beat fails")
+        await real(self, now)
+
+    monkeypatch.setattr(consumers.SessionConsumer, "beat", beat)
+    session = await new_session(make_session)
+    failing = await _connected(session, "phone-a")
+    ws = await _connected(session, "phone-b")
+    for _ in range(3):
+        assert json.loads(await ws.receive_from(timeout=1))["type"] == "pong"
+    assert "a heartbeat failed" in caplog.text
+    await failing.disconnect()
+    await ws.disconnect()
+
+
 async def test_a_phone_that_leaves_stops_the_beat_quietly(make_session, monkeypatch, caplog):
     monkeypatch.setattr(consumers, "BEAT_SECONDS", 0.1)
     session = await new_session(make_session)
