@@ -10,16 +10,15 @@ changed, rendered for what its seat may see, never a revision older than one it
 has already been sent.
 
 The server beats a heart on every socket: a socket that has been sent nothing for
-half a second is sent ``{"type": "pong", "revision": m}`` once a second (the
-sockets of an event loop beat in groups, one every 50 ms, so a process's thousands
-of sockets beat spread over the second, not in one burst: :class:`_Beats`). A phone that hears nothing for two
-seconds knows it is offline and starts over. The phone's own heartbeat, ``{"type":
-"ping", "revision": n}`` with the revision it shows, goes every few seconds and is
-answered at once with a pong: a phone that shows an old revision gets the current
-one, and a socket whose phone has gone quiet is closed, so dead phones leave their
-table. (Phones used to ping every second and hear only the answers: the receiving
-half was most of a heartbeat's cost, 0.19 ms of a core, 2,000 a second at 2,000
-phones; benchmarks/README.md.)
+half a second is sent ``{"type": "pong", "revision": m}`` once a second (an event
+loop's sockets beat in groups, one every 50 ms, so a process's thousands of sockets
+beat spread over the second, not in one burst: :class:`_Beats`). A phone that hears
+nothing for two seconds knows it is offline and starts over. The phone's own
+heartbeat, ``{"type": "ping", "revision": n}`` with the revision it shows, goes every
+five seconds and is answered at once with a pong: a phone that shows an old
+revision gets the current one, and a socket whose phone has gone quiet is closed,
+so dead phones leave their table. (Phones used to ping every second, each ping
+received, parsed and answered: benchmarks/README.md, section 10.)
 
 A tap (a game action or an undo) travels on the socket the phone already holds:
 ``{"type": "tap", "path": "/s/CODE/act", "body": "<the form, url-encoded>"}``,
