@@ -149,13 +149,7 @@ _BEATS: dict[asyncio.AbstractEventLoop, _Beats] = {}
 
 def _beats() -> _Beats:
     """The running event loop's heartbeat (made on first use)."""
-    loop = asyncio.get_running_loop()
-    found = _BEATS.get(loop)
-    if found is None:
-        for old in [other for other in _BEATS if other.is_closed()]:
-            del _BEATS[old]
-        found = _BEATS[loop] = _Beats()
-    return found
+    return live.of_this_loop(_BEATS, _Beats)
 
 
 def tap_thread(function: Any) -> Any:

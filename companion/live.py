@@ -40,10 +40,10 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextvars import Context
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import redis
 import redis.asyncio
@@ -785,10 +785,19 @@ _RELAYS: dict[asyncio.AbstractEventLoop, Relay] = {}
 
 def relay() -> Relay:
     """The relay of the running event loop (made on first use)."""
+    return of_this_loop(_RELAYS, lambda: Relay(settings.REDIS_URL))
+
+
+_Kept = TypeVar("_Kept")
+
+
+def of_this_loop(kept: dict[asyncio.AbstractEventLoop, _Kept], make: Callable[[], _Kept]) -> _Kept:
+    """The running event loop's entry in ``kept``, made by ``make`` on first use
+    (the entries of loops since closed are dropped then)."""
     loop = asyncio.get_running_loop()
-    found = _RELAYS.get(loop)
+    found = kept.get(loop)
     if found is None:
-        for old in [other for other in _RELAYS if other.is_closed()]:
-            del _RELAYS[old]
-        found = _RELAYS[loop] = Relay(settings.REDIS_URL)
+        for old in [other for other in kept if other.is_closed()]:
+            del kept[old]
+        found = kept[loop] = make()
     return found
