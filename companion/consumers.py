@@ -372,9 +372,13 @@ class SessionConsumer(AsyncWebsocketConsumer):
         if table is None or self.gone:
             return
         if now - self._said_at >= BEAT_SECONDS / 2:
-            known = table.snapshot.revision if table.snapshot is not None else 0
-            await self.send(text_data=PONG % max(known, self.sent))
+            await self._pong(table)
         table.verify_soon()
+
+    async def _pong(self, table: live.Table) -> None:
+        """The newest revision this socket knows of: the table's, or what it sent."""
+        known = table.snapshot.revision if table.snapshot is not None else 0
+        await self.send(text_data=PONG % max(known, self.sent))
 
     async def _heartbeat(self, message: dict) -> None:
         shown = message.get("revision")
@@ -384,8 +388,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         table = self.table
         if table is None:
             return
-        known = table.snapshot.revision if table.snapshot is not None else 0
-        await self.send(text_data=PONG % max(known, self.sent))
+        await self._pong(table)
         if (
             isinstance(shown, int)
             and not isinstance(shown, bool)

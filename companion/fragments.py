@@ -107,11 +107,9 @@ def pieces() -> Iterator[None]:
         _NESTED.reset(token)
 
 
-def key_of(template_name: str, values: Mapping[str, Any], language: str | None = None) -> Key:
+def key_of(template_name: str, values: Mapping[str, Any], language: str) -> Key:
     """The values as bytes (pickled: every field of every object, nested), with the
-    template and the language (the active one unless given)."""
-    if language is None:
-        language = translation.get_language() or ""
+    template and the language."""
     return template_name, language, pickle.dumps(dict(values), protocol=5)
 
 

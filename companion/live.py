@@ -105,7 +105,7 @@ def announce(session_id: int, revision: int) -> None:
     loop = _server_loop(tables)
     if loop is not None:
         try:
-            loop.call_soon_threadsafe(_publish_from_loop, loop, channel, message, context=Context())
+            loop.call_soon_threadsafe(_publish_on_loop, channel, message, context=Context())
             return
         except RuntimeError:  # that loop closed meanwhile: publish from here
             pass
@@ -133,11 +133,9 @@ def _server_loop(tables: Sequence[Table]) -> asyncio.AbstractEventLoop | None:
     return None
 
 
-def _publish_from_loop(loop: asyncio.AbstractEventLoop, channel: str, message: str) -> None:
-    found = _RELAYS.get(loop)
-    if found is None:
-        found = _RELAYS[loop] = Relay(settings.REDIS_URL)
-    found.publish(channel, message)
+def _publish_on_loop(channel: str, message: str) -> None:
+    """On the loop the committing thread handed the announcement to."""
+    relay().publish(channel, message)
 
 
 _PUBLISHER: Any = None

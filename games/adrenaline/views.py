@@ -376,7 +376,7 @@ class AdrenalinePresenter:
             "turnbar": turnbar,
             "players": players,
             "current_name": current_name,
-            "pickup_options": _pickup_options(cards, view),
+            "pickup_options": _pickup_options(view),
             "shot": shot,
             "shot_url": url_of("adrenaline_shot", session.code),
             "map": _worded_map(
@@ -640,16 +640,16 @@ class AdrenalinePresenter:
 _PICKUP_OPTIONS: dict[tuple[str, tuple[str, ...]], tuple[list[Card], str]] = {}
 
 
-def _pickup_options(cards: dict[str, Card], view: dict[str, Any]) -> str:
+def _pickup_options(view: dict[str, Any]) -> str:
     """The <option>s of weapons nobody holds, built once for every board (and kept
     per language and set of held weapons, while the catalog stays the same)."""
     held = {w["slug"] for p in view["players"] for w in p["weapons"]}
     catalog = cards_of("adrenaline", "weapon")
     key = (get_language(), tuple(sorted(held)))
     found = _PICKUP_OPTIONS.get(key)
-    if found is not None and found[0] is catalog and len(cards) == len(catalog):
+    if found is not None and found[0] is catalog:
         return found[1]
-    free = [(slug, name) for slug, name in weapons_by_name() if slug in cards and slug not in held]
+    free = [(slug, name) for slug, name in weapons_by_name() if slug not in held]
     html = format_html_join("", '<option value="{}">{}</option>', free)
     if len(_PICKUP_OPTIONS) > 512:
         _PICKUP_OPTIONS.clear()
@@ -874,7 +874,7 @@ def shot_context(state: dict[str, Any], names: dict[int, str], params: QueryDict
         "other_weapons": [
             (slug, name)
             for slug, name in weapons_by_name()
-            if slug in cards and slug not in held and slug not in elsewhere
+            if slug not in held and slug not in elsewhere
         ],
         "weapon": card.slug if card else "",
         "weapon_held": card is not None and card.slug in held,

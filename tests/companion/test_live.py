@@ -407,7 +407,7 @@ async def test_a_burst_of_announcements_reaches_the_other_processes_whole_and_in
     await subscription.subscribe(channel)
     loop = asyncio.get_running_loop()
     for revision in range(1, 301):
-        live._publish_from_loop(loop, channel, f"{revision} another-process")
+        live._publish_on_loop(channel, f"{revision} another-process")
     heard: list[int] = []
     deadline = loop.time() + 10
     while len(heard) < 300 and loop.time() < deadline:
