@@ -942,6 +942,8 @@ def run_backend(backend: str, args: argparse.Namespace) -> list[dict[str, Any]]:
         env = server_env_at(
             args.repo, backend, directory, args.redis_url, log_level=args.server_log_level
         )
+        if args.server_garbage:
+            env["SEGNALINO_PROBE_GARBAGE"] = args.server_garbage
         if args.switch_interval is not None:
             env["SEGNALINO_SWITCH_INTERVAL"] = str(args.switch_interval)
         if args.tap_threads is not None:
@@ -1120,7 +1122,26 @@ def print_table(results: list[dict[str, Any]]) -> None:
                 print(
                     f"  its garbage collections of generation {generation}: "
                     f"{collections['n']}, {collections['ms']} ms in all, "
-                    f"the longest {collections['max_ms']} ms"
+                    f"the longest {collections['max_ms']} ms "
+                    f"({collections.get('cpu_ms', '?')} ms of CPU in all)"
+                )
+            if sv.get("stalls"):
+                print(
+                    "  its event loop's stalls over 50 ms (s into the run: ms): "
+                    + ", ".join(f"{at:g}: {ms:g}" for at, ms in sv["stalls"])
+                )
+            if "garbage" in sv:
+                garbage = sv["garbage"]
+                print(
+                    f"  reference cycles it made (unreachable objects): {garbage['n']}; "
+                    + ", ".join(f"{name} {n}" for name, n in garbage["types"][:8])
+                    + "; functions: "
+                    + ", ".join(f"{name} {n}" for name, n in garbage["functions"][:5])
+                )
+            for generation, held in (sv.get("generations") or {}).items():
+                print(
+                    f"  generation {generation} at the end: {held['n']} objects, "
+                    + ", ".join(f"{name} {n}" for name, n in held["types"][:5])
                 )
         print(
             f"  server CPU: {r['server_cpu_ms_per_action']} ms per action, "
@@ -1272,6 +1293,13 @@ def main(argv: list[str] | None = None) -> int:
         "--server-probe",
         action="store_true",
         help="serve benchmarks/probe.py: the paced run reports the server's event-loop lag",
+    )
+    parser.add_argument(
+        "--server-garbage",
+        choices=["run", "connect"],
+        default=None,
+        help="with --server-probe: report the reference cycles the server made during "
+        "the run (or from start-up, connections included)",
     )
     parser.add_argument(
         "--switch-interval",

@@ -11,6 +11,13 @@ path, ``GET /__probe__``, that answers what was noted since the last such reques
 (lateness p50/p95/p99/max in ms and how many wake-ups; collections) and starts
 again.
 
+It also notes the event loop's stalls over 50 ms (when, how long) and the CPU time
+of each collection. With ``SEGNALINO_PROBE_GARBAGE=run`` (``latency.py
+--server-garbage run``) the collector keeps what it finds unreachable from the first
+``/__probe__`` on (``gc.DEBUG_SAVEALL``), and the next one answers what that was:
+the reference cycles the server made meanwhile, by type and by function (``connect``
+instead of ``run``: from start-up, the sockets' connections included).
+
 ``SEGNALINO_SWITCH_INTERVAL`` (seconds) sets ``sys.setswitchinterval`` in the
 server process: how long a thread holding the GIL keeps it while another waits
 (CPython's default 0.005).
@@ -37,26 +44,39 @@ TICK = 0.005
 _late: list[float] = []
 _thread_late: list[float] = []
 _task: asyncio.Future | None = None
-_collections: list[tuple[int, float]] = []  # (generation, seconds) of each collection
-_collecting_since = 0.0
+#: (generation, seconds, CPU seconds of the collecting thread) of each collection
+_collections: list[tuple[int, float, float]] = []
+_collecting_since = (0.0, 0.0)
+#: The event loop's stalls over 50 ms: (seconds since the last summary, ms late)
+_stalls: list[tuple[float, float]] = []
+_since = time.perf_counter()
 
 
 def _on_collection(phase: str, info: dict[str, int]) -> None:
     global _collecting_since
     if phase == "start":
-        _collecting_since = time.perf_counter()
+        _collecting_since = (time.perf_counter(), time.thread_time())
     else:
-        _collections.append((info["generation"], time.perf_counter() - _collecting_since))
+        wall, cpu = _collecting_since
+        _collections.append(
+            (info["generation"], time.perf_counter() - wall, time.thread_time() - cpu)
+        )
 
 
 gc.callbacks.append(_on_collection)
+_GARBAGE = os.environ.get("SEGNALINO_PROBE_GARBAGE", "")
+if _GARBAGE == "connect":
+    gc.set_debug(gc.DEBUG_SAVEALL)
 
 
 async def _probe() -> None:
     while True:
         start = time.perf_counter()
         await asyncio.sleep(TICK)
-        _late.append(time.perf_counter() - start - TICK)
+        late = time.perf_counter() - start - TICK
+        _late.append(late)
+        if late > 0.05:
+            _stalls.append((round(start - _since, 2), round(late * 1000, 1)))
 
 
 def _thread_probe() -> None:
@@ -72,11 +92,12 @@ def _summary() -> dict[str, Any]:
     found["gc"] = {
         str(generation): {
             "n": len(took),
-            "ms": round(sum(took) * 1000, 1),
-            "max_ms": round(max(took) * 1000, 1),
+            "ms": round(sum(t for t, _ in took) * 1000, 1),
+            "max_ms": round(max(t for t, _ in took) * 1000, 1),
+            "cpu_ms": round(sum(c for _, c in took) * 1000, 1),
         }
         for generation in (0, 1, 2)
-        if (took := [t for g, t in _collections if g == generation])
+        if (took := [(t, c) for g, t, c in _collections if g == generation])
     }
     # What the next collections walk: each generation's size and commonest types.
     found["generations"] = {}
@@ -85,10 +106,37 @@ def _summary() -> dict[str, Any]:
         common = Counter(type(o).__name__ for o in objects).most_common(8)
         found["generations"][str(generation)] = {"n": len(objects), "types": common}
         del objects
+    found["stalls"] = _stalls[:20]
+    if _GARBAGE:
+        found["garbage"] = _garbage()
     _late.clear()
     _thread_late.clear()
+    _stalls.clear()
+    global _since
+    _since = time.perf_counter()
     _collections.clear()
     return found
+
+
+def _garbage() -> dict[str, Any]:
+    """The reference cycles found unreachable since the last call, and keep the
+    next ones."""
+    gc.collect()
+    found = gc.garbage[:]
+    gc.garbage.clear()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    functions = Counter(
+        getattr(o, "__qualname__", "?")
+        for o in found
+        if type(o).__name__ in ("function", "coroutine", "method")
+    )
+    return {
+        "n": len(found),
+        "types": Counter(f"{type(o).__module__}.{type(o).__qualname__}" for o in found).most_common(
+            15
+        ),
+        "functions": functions.most_common(8),
+    }
 
 
 def _quantiles(samples: list[float]) -> dict[str, Any]:

@@ -366,19 +366,30 @@ def _ends_here() -> bool:
 def _refuse_until_block_ends() -> None:
     """From here until the current outermost ``atomic()`` block ends, a query on
     this connection raises :class:`Committed`."""
-    block = connection.atomic_blocks[0]
+    refuse = _Refuse(connection.atomic_blocks[0])
+    connection.execute_wrappers.append(refuse)
+    connection.on_commit(functools.partial(_forget, refuse))
 
-    def refuse(execute: Callable[..., Any], sql: str, *args: Any) -> Any:
-        if connection.atomic_blocks and connection.atomic_blocks[0] is block:
+
+class _Refuse:
+    """The execute wrapper of :func:`_refuse_until_block_ends`: an object, not a
+    closure that names itself, so that after the block nothing holds it in a
+    reference cycle (one a tap is garbage only the collector would find; a
+    process at a table's pace made thousands a minute)."""
+
+    __slots__ = ("block",)
+
+    def __init__(self, block: Any) -> None:
+        self.block = block
+
+    def __call__(self, execute: Callable[..., Any], sql: str, *args: Any) -> Any:
+        if connection.atomic_blocks and connection.atomic_blocks[0] is self.block:
             raise Committed(
                 "this transaction was committed with its last write; "
                 "nothing more can be asked of it"
             )
-        _forget(refuse)  # the block has ended (rolled back on an error): a new one
+        _forget(self)  # the block has ended (rolled back on an error): a new one
         return execute(sql, *args)
-
-    connection.execute_wrappers.append(refuse)
-    connection.on_commit(lambda: _forget(refuse))
 
 
 def _forget(wrapper: Callable[..., Any]) -> None:

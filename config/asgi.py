@@ -1,6 +1,5 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels."""
 
-import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -24,7 +23,7 @@ from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
 from companion.origin import SameOriginValidator  # noqa: E402
 from companion.routing import websocket_urlpatterns  # noqa: E402
-from config import daphne_limits  # noqa: E402
+from config import collector, daphne_limits  # noqa: E402
 
 daphne_limits.install()  # a URL over 16 KB is answered (414), not dropped
 
@@ -35,14 +34,6 @@ application = ProtocolTypeRouter(
     }
 )
 
-# Garbage collection. A server process keeps many long-lived objects (Django,
-# compiled templates, the frame caches, hundreds of sockets); with CPython's default
-# thresholds a full collection walks all of them every few actions and stalls
-# every socket of the process for 60-200 ms (measured: benchmarks/README.md).
-# Objects alive after start-up are frozen (never walked again) and collections are
-# made rarer. SEGNALINO_GC_THRESHOLDS="700,10,10" restores CPython's defaults.
-gc.collect()
-gc.freeze()
-gc.set_threshold(
-    *(int(n) for n in os.environ.get("SEGNALINO_GC_THRESHOLDS", "20000,20,20").split(","))
-)
+# Garbage collection: short young collections, and the full one on a clock
+# (config/collector.py).
+full_collections = collector.install()

@@ -1,0 +1,68 @@
+"""A server process's garbage collector: short young collections, none of CPython's
+full ones (half a second each, every few seconds at a table's pace), and a full
+collection on a clock that still frees what died in a cycle after growing old."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from config import collector
+from tests.support.servers import REPO
+
+
+def test_the_young_thresholds_are_cpythons_and_the_old_generation_waits_for_the_clock():
+    assert collector.thresholds(None) == (700, 10, collector.NEVER)
+    assert collector.thresholds("2000,5") == (2000, 5, collector.NEVER)
+    assert collector.thresholds("700,10,10") == (700, 10, 10)  # CPython's own, all of it
+
+
+@pytest.mark.parametrize("setting", ["700", "1,2,3,4", "0,10", "700,-1", "seven,10"])
+def test_a_threshold_setting_that_means_nothing_is_refused_by_name(setting):
+    with pytest.raises(ValueError, match="SEGNALINO_GC_THRESHOLDS"):
+        collector.thresholds(setting)
+
+
+def test_garbage_that_grew_old_is_freed_by_the_clock_and_not_before():
+    # In a process of its own: freezing and thresholds are the interpreter's.
+    script = textwrap.dedent(
+        """
+        import gc, time, weakref
+        from config import collector
+
+        class Node:
+            pass
+
+        full = collector.install(full_seconds=1.0)
+        assert gc.get_threshold() == (700, 10, collector.NEVER), gc.get_threshold()
+        assert gc.get_freeze_count() > 0  # what was alive at start-up is never walked
+
+        node = Node()
+        node.me = node  # a cycle: only the collector can free it
+        gc.collect(1)
+        gc.collect(1)  # now in the oldest generation
+        gone = weakref.ref(node)
+        del node
+        for _ in range(50):  # many young collections: none walks the oldest
+            [[] for _ in range(1000)]
+            gc.collect(1)
+        assert gone() is not None, "a young collection freed an old cycle"
+        assert full.done == 0
+
+        deadline = time.monotonic() + 5
+        while gone() is not None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert gone() is None, "the full collection on the clock did not come"
+        assert full.done >= 1
+        full.stop()
+        print("ok")
+        """
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
