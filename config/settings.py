@@ -158,7 +158,7 @@ SEGNALINO_LIVE_PREFIX = os.environ.get("CHANNEL_PREFIX", "segnalino")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.SharedRedisCache",
             "LOCATION": REDIS_URL,
         }
     }
