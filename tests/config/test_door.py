@@ -296,7 +296,12 @@ class TestLifetimes:
         with running_door(door_env, 2, log_path=tmp_path / "door.log") as (base, process):
             before = worker_pids(base, process.pid, 2)
             os.kill(before[1], signal.SIGKILL)
-            assert wait_until(lambda: not alive(before[1]), 10)
+            # Gone for good: reaped by the door, which it does once it has seen the
+            # worker's end of their channel close (and started another). A zombie
+            # first thread is not enough: the worker's other threads may still be
+            # exiting with that end open, and a connection handed over meanwhile is
+            # lost with them (as anything queued to a killed process is).
+            assert wait_until(lambda: not Path(f"/proc/{before[1]}").exists(), 10)
             after = worker_pids(base, process.pid, 2)  # served again, by a new worker 1
             assert after[0] == before[0] and after[1] != before[1]
 
