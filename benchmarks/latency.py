@@ -1125,6 +1125,8 @@ def print_table(results: list[dict[str, Any]]) -> None:
                     f"the longest {collections['max_ms']} ms "
                     f"({collections.get('cpu_ms', '?')} ms of CPU in all)"
                 )
+            if sv.get("resident_mb"):
+                print(f"  its resident memory at the end: {sv['resident_mb']} MB")
             if sv.get("stalls"):
                 print(
                     "  its event loop's stalls over 50 ms (s into the run: ms): "

@@ -107,6 +107,7 @@ def _summary() -> dict[str, Any]:
         found["generations"][str(generation)] = {"n": len(objects), "types": common}
         del objects
     found["stalls"] = _stalls[:20]
+    found["resident_mb"] = round(_resident() / 2**20) if _resident() else None
     if _GARBAGE:
         found["garbage"] = _garbage()
     _late.clear()
@@ -116,6 +117,14 @@ def _summary() -> dict[str, Any]:
     _since = time.perf_counter()
     _collections.clear()
     return found
+
+
+def _resident() -> int | None:
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _garbage() -> dict[str, Any]:

@@ -14,8 +14,10 @@ rare once a process serves its tables (a socket that closes, an HTTP request tha
 was in flight across two young collections): nothing else needs the full pass.
 So this module turns CPython's own full collections off and makes one on a clock
 instead, from a thread of its own (a pause as long as before, every few minutes
-rather than every few seconds). What is alive after start-up (Django, the
-templates, the catalogs) is frozen first: never walked again.
+rather than every few seconds), and sooner when the process has doubled
+since the last one (2,000 phones connecting at once leave as much garbage again
+as what they hold, which would otherwise wait for the clock). What is alive after
+start-up (Django, the templates, the catalogs) is frozen first: never walked again.
 
 ``SEGNALINO_GC_THRESHOLDS``: the young thresholds (default ``700,10``, CPython's);
 a third number gives CPython back its own full collections at that threshold.
@@ -36,31 +38,55 @@ logger = logging.getLogger(__name__)
 
 YOUNG = (700, 10)
 FULL_SECONDS = 600.0
+#: How often the thread looks at the process's size, and the growth since the last
+#: full collection that brings the next one forward.
+CHECK_SECONDS = 5.0
+GROWTH = 2.0
 #: A threshold for the oldest generation that is never reached: a count of
 #: collections of the middle one (two a second at a table's pace).
 NEVER = 1_000_000_000
 
 
-class FullCollections:
-    """The thread that makes a full collection every ``seconds``."""
+def resident_bytes() -> int | None:
+    """The process's resident memory (Linux), or None where it cannot be read."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
 
-    def __init__(self, seconds: float) -> None:
+
+class FullCollections:
+    """The thread that makes a full collection every ``seconds``, or as soon as
+    the process has grown by :data:`GROWTH` since the last one."""
+
+    def __init__(self, seconds: float, check_seconds: float = CHECK_SECONDS) -> None:
         self.seconds = seconds
+        self.check_seconds = min(check_seconds, seconds)
         self.done = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="full-collections", daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
-        while not self._stop.wait(self.seconds):
+        size = resident_bytes()
+        due = time.monotonic() + self.seconds
+        while not self._stop.wait(self.check_seconds):
+            now_size = resident_bytes()
+            grown = size is not None and now_size is not None and now_size > size * GROWTH
+            if time.monotonic() < due and not grown:
+                continue
             started = time.perf_counter()
             found = gc.collect()
             self.done += 1
             logger.debug(
-                "full collection: %d unreachable, %.0f ms",
+                "full collection (%s): %d unreachable, %.0f ms",
+                "grown" if grown else "clock",
                 found,
                 (time.perf_counter() - started) * 1000,
             )
+            size = resident_bytes()
+            due = time.monotonic() + self.seconds
 
     def stop(self) -> None:
         self._stop.set()
@@ -83,7 +109,9 @@ def thresholds(setting: str | None) -> tuple[int, ...]:
 
 
 def install(
-    young: Sequence[int] | None = None, full_seconds: float | None = None
+    young: Sequence[int] | None = None,
+    full_seconds: float | None = None,
+    check_seconds: float = CHECK_SECONDS,
 ) -> FullCollections | None:
     """Freeze what is alive, set the thresholds and start the full collections
     (from the environment unless given)."""
@@ -97,4 +125,4 @@ def install(
     gc.collect()
     gc.freeze()
     gc.set_threshold(*limits)
-    return FullCollections(full_seconds) if full_seconds > 0 else None
+    return FullCollections(full_seconds, check_seconds) if full_seconds > 0 else None

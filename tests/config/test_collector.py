@@ -66,3 +66,40 @@ def test_garbage_that_grew_old_is_freed_by_the_clock_and_not_before():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
+
+
+def test_a_process_that_doubled_collects_without_waiting_for_the_clock():
+    # Many phones connecting at once leave garbage that grew old in flight.
+    script = textwrap.dedent(
+        """
+        import gc, time, weakref
+        from config import collector
+
+        class Node:
+            pass
+
+        full = collector.install(full_seconds=600, check_seconds=0.1)
+        node = Node()
+        node.me = node
+        gc.collect(1)
+        gc.collect(1)
+        gone = weakref.ref(node)
+        del node
+        time.sleep(0.5)
+        assert gone() is not None and full.done == 0  # no growth, no clock: nothing
+
+        held = b"x" * (4 * (collector.resident_bytes() or 0) + 64 * 2**20)
+        deadline = time.monotonic() + 5
+        while gone() is not None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert gone() is None, "a process twice its size did not collect"
+        assert full.done == 1
+        full.stop()
+        print("ok")
+        """
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
