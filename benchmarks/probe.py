@@ -120,6 +120,8 @@ def _summary() -> dict[str, Any]:
 
 
 def _resident() -> int | None:
+    """As ``config.collector.resident_bytes``, which an older tree served with
+    ``--repo`` does not have."""
     try:
         with open("/proc/self/statm", "rb") as statm:
             return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")

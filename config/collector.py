@@ -121,7 +121,14 @@ def install(
         else thresholds(",".join(map(str, young)))
     )
     if full_seconds is None:
-        full_seconds = float(os.environ.get("SEGNALINO_GC_FULL_SECONDS", FULL_SECONDS))
+        setting = os.environ.get("SEGNALINO_GC_FULL_SECONDS", str(FULL_SECONDS))
+        try:
+            full_seconds = float(setting)
+        except ValueError:
+            raise ValueError(
+                f"SEGNALINO_GC_FULL_SECONDS={setting!r}: seconds between two full "
+                "collections (0: none on a clock)"
+            ) from None
     gc.collect()
     gc.freeze()
     gc.set_threshold(*limits)

@@ -26,8 +26,23 @@ def test_a_threshold_setting_that_means_nothing_is_refused_by_name(setting):
         collector.thresholds(setting)
 
 
+def test_a_clock_setting_that_means_nothing_is_refused_by_name(monkeypatch):
+    monkeypatch.setenv("SEGNALINO_GC_FULL_SECONDS", "ten minutes")
+    with pytest.raises(ValueError, match="SEGNALINO_GC_FULL_SECONDS"):
+        collector.install(young=(700, 10))
+
+
+def _passes_alone(script: str) -> None:
+    """Run ``script`` in an interpreter of its own (freezing and thresholds are the
+    interpreter's); it prints "ok" when every assertion held."""
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
+
+
 def test_garbage_that_grew_old_is_freed_by_the_clock_and_not_before():
-    # In a process of its own: freezing and thresholds are the interpreter's.
     script = textwrap.dedent(
         """
         import gc, time, weakref
@@ -61,11 +76,7 @@ def test_garbage_that_grew_old_is_freed_by_the_clock_and_not_before():
         print("ok")
         """
     )
-    result = subprocess.run(
-        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=60
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "ok"
+    _passes_alone(script)
 
 
 def test_a_process_that_doubled_collects_without_waiting_for_the_clock():
@@ -98,8 +109,4 @@ def test_a_process_that_doubled_collects_without_waiting_for_the_clock():
         print("ok")
         """
     )
-    result = subprocess.run(
-        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=60
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "ok"
+    _passes_alone(script)
