@@ -115,10 +115,8 @@ def install(
 ) -> FullCollections | None:
     """Freeze what is alive, set the thresholds and start the full collections
     (from the environment unless given)."""
-    limits = (
-        thresholds(os.environ.get("SEGNALINO_GC_THRESHOLDS"))
-        if young is None
-        else thresholds(",".join(map(str, young)))
+    limits = thresholds(
+        os.environ.get("SEGNALINO_GC_THRESHOLDS") if young is None else ",".join(map(str, young))
     )
     if full_seconds is None:
         setting = os.environ.get("SEGNALINO_GC_FULL_SECONDS", str(FULL_SECONDS))
