@@ -37,11 +37,13 @@ include the client's own share of the CPU. ``--repo`` serves another tree's code
         [--paced [--paced-sessions 200] [--paced-interval 5] [--paced-duration 60]]
         [--taps socket|post] [--repo PATH] [--server-log-level ERROR]
         [--pings] [--client-processes N] [--server-cpus 1] [--client-cpus 0]
-        [--server-probe [--switch-interval S]] [--tap-threads N]
+        [--server-probe [--switch-interval S]] [--server-trace] [--tap-threads N]
 
 ``--server-probe`` serves ``benchmarks/probe.py``: the paced run then also reports
 the server's event-loop lag, a thread's wait for the GIL and the garbage
 collector's collections; every paced run reports the client's CPU and loop lag.
+``--server-trace`` (the probe too) reports, for the 1-table run, how long after
+its message a tap reaches each step of its way through the server.
 """
 
 from __future__ import annotations
@@ -231,6 +233,8 @@ PING_SECONDS = 5.0
 #: Whether the server is ``benchmarks/probe.py`` (``--server-probe``), which
 #: reports its event loop's lag.
 SERVER_PROBE = False
+#: Whether the probe also notes a tap's steps (``--server-trace``).
+SERVER_TRACE = False
 #: Phones ask for permessage-deflate, as browsers do (``--no-deflate``: they do not).
 DEFLATE = True
 
@@ -454,12 +458,17 @@ async def measure(
                 other.append(arrived[0] - sent)
                 every.append(max(arrived) - sent)
 
+    loop = asyncio.get_running_loop()
+    if SERVER_TRACE:
+        await loop.run_in_executor(None, server_lag, base)  # the path from here on
     cpu_before_actions = server_cpu_seconds(port)
     deadline = time.monotonic() + budget  # no new action after this
     started = time.perf_counter()
     await asyncio.gather(*(worker() for _ in range(concurrency)))
     actions_s = time.perf_counter() - started
     cpu_after_actions = server_cpu_seconds(port)
+    # A tap's way through the server, where one is in flight at a time.
+    traced = await loop.run_in_executor(None, server_lag, base) if SERVER_TRACE else None
 
     watches = [w for table in tables for w in table.watches if w is not None]
     frames = [size for w in watches for size in w.frame_bytes]
@@ -492,6 +501,7 @@ async def measure(
         "other_seat_ms": summary_ms(other),
         "all_seats_ms": summary_ms(every),
         "floor": floor_figures,
+        "tap_path": traced.get("path") if traced and len(tables) == 1 else None,
     }
 
 
@@ -944,6 +954,8 @@ def run_backend(backend: str, args: argparse.Namespace) -> list[dict[str, Any]]:
         )
         if args.server_garbage:
             env["SEGNALINO_PROBE_GARBAGE"] = args.server_garbage
+        if SERVER_TRACE:
+            env["SEGNALINO_PROBE_TRACE"] = "1"
         if args.switch_interval is not None:
             env["SEGNALINO_SWITCH_INTERVAL"] = str(args.switch_interval)
         if args.tap_threads is not None:
@@ -1166,6 +1178,14 @@ def print_table(results: list[dict[str, Any]]) -> None:
             f"ratio {q['p50']} / {q['p95']} / {q['p99']}"
         )
     for r in results:
+        if r.get("tap_path"):
+            print(
+                f"\nA tap's way through the server ({r['backend']} × 1, --server-trace): "
+                "ms after its message reached the socket, median and p90 over the taps"
+            )
+            for row in r["tap_path"]:
+                print(f"  {row['p50']:7.2f} {row['p90']:7.2f}  {row['step']}")
+    for r in results:
         if r.get("stopped_early"):
             print(f"{r['backend']} × {r['sessions']}: stopped early at the time budget")
         if r["error_samples"]:
@@ -1297,6 +1317,12 @@ def main(argv: list[str] | None = None) -> int:
         help="serve benchmarks/probe.py: the paced run reports the server's event-loop lag",
     )
     parser.add_argument(
+        "--server-trace",
+        action="store_true",
+        help="serve benchmarks/probe.py noting a tap's steps: the 1-table run reports how "
+        "long after its message each step came (the lock, the write, the render, the frames)",
+    )
+    parser.add_argument(
         "--server-garbage",
         choices=["run", "connect"],
         default=None,
@@ -1356,8 +1382,9 @@ def main(argv: list[str] | None = None) -> int:
         "group messages for a full channel)",
     )
     args = parser.parse_args(argv)
-    global KEEP_ALIVE, TAPS_ON_SOCKET, PINGS, PING_SECONDS, DEFLATE, SERVER_PROBE
-    SERVER_PROBE = args.server_probe
+    global KEEP_ALIVE, TAPS_ON_SOCKET, PINGS, PING_SECONDS, DEFLATE, SERVER_PROBE, SERVER_TRACE
+    SERVER_TRACE = args.server_trace
+    SERVER_PROBE = args.server_probe or SERVER_TRACE
     if args.switch_interval is not None and not SERVER_PROBE:
         parser.error("--switch-interval needs --server-probe")
     if args.client_cpus:

@@ -21,14 +21,25 @@ instead of ``run``: from start-up, the sockets' connections included).
 ``SEGNALINO_SWITCH_INTERVAL`` (seconds) sets ``sys.setswitchinterval`` in the
 server process: how long a thread holding the GIL keeps it while another waits
 (CPython's default 0.005).
+
+With ``SEGNALINO_PROBE_TRACE=1`` (``latency.py --server-trace``) it also notes the
+moment a tap passes each step of its way through the server (:data:`STEPS`: the
+socket's message, the tap thread, the lock, the write, the render ahead, the commit,
+the event loop's turn, the frames) by wrapping those functions, and answers, per
+step, how long after the tap's message it came (median and p90 over the taps,
+one in flight at a time): where a tap's milliseconds go, as a CPU profile cannot
+say (it counts no waiting). Nothing of the application changes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
+import importlib
 import json
 import os
+import statistics
 import sys
 import threading
 import time
@@ -110,6 +121,8 @@ def _summary() -> dict[str, Any]:
     found["resident_mb"] = round(_resident() / 2**20) if _resident() else None
     if _GARBAGE:
         found["garbage"] = _garbage()
+    if os.environ.get("SEGNALINO_PROBE_TRACE"):
+        found["path"] = _path()
     _late.clear()
     _thread_late.clear()
     _stalls.clear()
@@ -117,6 +130,104 @@ def _summary() -> dict[str, Any]:
     _since = time.perf_counter()
     _collections.clear()
     return found
+
+
+# ---------------------------------------------------------------- a tap's way
+
+#: (module, owner in it or "", function, its step when called, when it returns;
+#: "" for none). A socket's ``refresh`` returns once its frame is sent.
+STEPS = (
+    ("companion.consumers", "SessionConsumer", "_tap", "the socket's message", "answered"),
+    ("companion.consumers", "SessionConsumer", "_apply_tap", "the tap thread runs", ""),
+    ("companion.rows", "", "lock_with_seats", "lock sent", "locked, seats read"),
+    ("companion.rows", "", "write_action", "write ready", "write and COMMIT answered"),
+    ("companion.live", "", "render_ahead", "render ahead starts", "rendered ahead"),
+    ("companion.live", "", "offer", "committed: offered", ""),
+    ("companion.live", "Table", "offer", "the loop has the revision", ""),
+    ("companion.consumers", "SessionConsumer", "refresh", "", "a frame sent"),
+)
+_marks: list[tuple[int, str]] = []  # (perf_counter_ns, step), from any thread
+
+
+def _mark(step: str) -> None:
+    _marks.append((time.perf_counter_ns(), step))  # one append: safe across threads
+
+
+def _wrapped(function: Any, before: str, after: str) -> Any:
+    if asyncio.iscoroutinefunction(function):
+
+        async def stepping(*args: Any, **kwargs: Any) -> Any:
+            if before:
+                _mark(before)
+            try:
+                return await function(*args, **kwargs)
+            finally:
+                if after:
+                    _mark(after)
+
+    else:
+
+        def stepping(*args: Any, **kwargs: Any) -> Any:
+            if before:
+                _mark(before)
+            try:
+                return function(*args, **kwargs)
+            finally:
+                if after:
+                    _mark(after)
+
+    return functools.wraps(function)(stepping)
+
+
+def _trace() -> None:
+    """Wrap each step's function where its callers look it up (a module's or a
+    class's attribute)."""
+    for module, owner, name, before, after in STEPS:
+        holder = importlib.import_module(module)
+        holder = getattr(holder, owner) if owner else holder
+        setattr(holder, name, _wrapped(getattr(holder, name), before, after))
+
+
+def _path() -> list[dict[str, Any]]:
+    """Per step, ms after the tap's message (median, p90, how many taps): each tap
+    is what happened from its message to the next tap's. Frames: the first and the
+    last sent after the loop had the revision."""
+    marks = sorted(_marks)
+    _marks.clear()
+    first = "the socket's message"
+    starts = [i for i, (_, step) in enumerate(marks) if step == first]
+    after: dict[str, list[float]] = {}
+    for begin, end in zip(starts, [*starts[1:], len(marks)][: len(starts)], strict=True):
+        t0 = marks[begin][0]
+        seen: dict[str, float] = {}
+        frames: list[float] = []
+        for at, step in marks[begin + 1 : end]:
+            ms = (at - t0) / 1e6
+            if step == "a frame sent":
+                if "the loop has the revision" in seen and "answered" not in seen:
+                    frames.append(ms)
+            else:
+                seen.setdefault(step, ms)
+        if frames:
+            seen["first frame sent"], seen["last frame sent"] = frames[0], frames[-1]
+        for step, ms in seen.items():
+            after.setdefault(step, []).append(ms)
+    rows = []
+    for step, times in sorted(after.items(), key=lambda item: statistics.median(item[1])):
+        times.sort()
+        rows.append(
+            {
+                "step": step,
+                "p50": round(statistics.median(times), 2),
+                "p90": round(times[int(0.9 * (len(times) - 1))], 2),
+                "n": len(times),
+            }
+        )
+    return rows
+
+
+if os.environ.get("SEGNALINO_PROBE_TRACE"):
+    _trace()
 
 
 def _resident() -> int | None:
