@@ -35,6 +35,12 @@ Key = tuple[str, str, bytes]
 OPEN, CLOSE = "<!--piece-->", "<!--/piece-->"
 
 
+#: A kept piece: its HTML; the same as a nested piece gives it to the piece around
+#: it (between :data:`OPEN` and :data:`CLOSE` if it can be sent alone); the keys of
+#: the pieces nested in it.
+Entry = tuple[SafeString, SafeString, tuple[Key, ...]]
+
+
 class Store:
     """One table's pieces: those its current revision has used, and the last one's.
 
@@ -43,30 +49,35 @@ class Store:
     nested piece is not forgotten just because its outer piece did not change."""
 
     def __init__(self) -> None:
-        self.previous: dict[Key, tuple[str, tuple[Key, ...]]] = {}
-        self.current: dict[Key, tuple[str, tuple[Key, ...]]] = {}
+        self.previous: dict[Key, Entry] = {}
+        self.current: dict[Key, Entry] = {}
 
     def advance(self) -> None:
         """A new revision: what the last one used may serve it; the rest goes."""
         self.previous, self.current = self.current or self.previous, {}
 
-    def get(self, key: Key) -> str | None:
+    def get(self, key: Key) -> Entry | None:
         found = self.current.get(key)
         if found is None:
             found = self.previous.get(key)
             if found is None:
                 return None
             self._keep(key, found)
-        return found[0]
+        return found
 
-    def _keep(self, key: Key, entry: tuple[str, tuple[Key, ...]]) -> None:
+    def _keep(self, key: Key, entry: Entry) -> None:
         self.current[key] = entry
-        for child in entry[1]:
+        for child in entry[2]:
             if child not in self.current and child in self.previous:
                 self._keep(child, self.previous[child])
 
-    def put(self, key: Key, html: str, children: tuple[Key, ...]) -> None:
-        self.current[key] = (html, children)
+    def put(self, key: Key, html: str, children: tuple[Key, ...]) -> Entry:
+        """Keep a piece just rendered; what the store now gives for its key. What a
+        piece is, nested, is worked out here once, not each time it is used."""
+        safe = mark_safe(html)
+        entry = (safe, mark_safe(OPEN + safe + CLOSE) if _alone(safe) else safe, children)
+        self.current[key] = entry
+        return entry
 
 
 #: The live table's store and the language its part is rendered in.
@@ -128,8 +139,8 @@ def render(template_name: str, values: Mapping[str, Any]) -> SafeString:
     outer = _NESTED.get()
     if outer is not None:
         outer.append(key)
-    html = store.get(key)
-    if html is None:
+    entry = store.get(key)
+    if entry is None:
         if translation.get_language() != language:
             raise LanguageSwitched(f"{template_name} inside a part in {language!r}")
         nested: list[Key] = []
@@ -138,10 +149,8 @@ def render(template_name: str, values: Mapping[str, Any]) -> SafeString:
             html = render_to_string(template_name, dict(values))
         finally:
             _NESTED.reset(token)
-        store.put(key, html, tuple(nested))
-    if outer is not None and _alone(html):
-        return mark_safe(OPEN + html + CLOSE)
-    return mark_safe(html)
+        entry = store.put(key, html, tuple(nested))
+    return entry[0] if outer is None else entry[1]
 
 
 def _alone(html: str) -> bool:

@@ -35,6 +35,14 @@ class Character:
     colour: str  # CSS class suffix and the colour's name
     colour_label: Any
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # One of the five constants below: in a piece's key (``pickle``) it is its
+        # slug, not its four fields (a player's board names up to five characters).
+        # Any other Character is pickled field by field.
+        if CHARACTERS.get(self.slug) is self:
+            return (character, (self.slug,))
+        return (Character, (self.slug, self.name, self.colour, self.colour_label))
+
 
 CHARACTERS = {
     c.slug: c
@@ -46,6 +54,13 @@ CHARACTERS = {
         Character("sprog", "Sprog", "green", gettext_lazy("green")),
     )
 }
+
+
+def character(slug: str) -> Character:
+    """The character of that slug (as a piece's key names it)."""
+    return CHARACTERS[slug]
+
+
 POWERUP_LABELS = {
     "scope": gettext_lazy("Targeting Scope"),
     "newton": gettext_lazy("Newton"),
@@ -299,11 +314,21 @@ class AdrenalinePresenter:
         for index, player in enumerate(view["players"]):
             editable = can_edit and (session.edit_policy != "own" or viewer.seat == index)
             current = view["current"] == index and not view["over"]
+            who = CHARACTERS[player["character"]]
+            # The gear panel's own values (a fragment keyed by them), and those of
+            # each of its parts (pieces keyed by theirs: paying a cube re-renders
+            # the cubes, not the weapons). Only there: the board's key holds them
+            # once.
+            own = {"character": who, "editable": editable}
+            weapons = [
+                {"slug": w["slug"], "name": weapon_name(w["slug"], cards), "loaded": w["loaded"]}
+                for w in player["weapons"]
+            ]
             players.append(
                 {
                     "seat": index,
-                    "seat_name": names.get(index) or CHARACTERS[player["character"]].name,
-                    "character": CHARACTERS[player["character"]],
+                    "seat_name": names.get(index) or who.name,
+                    "character": who,
                     "slots": _slots(player),
                     "damage_count": len(player["damage"]),
                     "marks": [
@@ -315,38 +340,28 @@ class AdrenalinePresenter:
                     "values": rules.board_values(player),
                     "level": rules.adrenaline_level(player),
                     "dead": rules.is_dead(player),
-                    "ammo": [_cube_stepper(c, player["ammo"][c], language) for c in COLOURS],
-                    "powerups": _hand(player),
-                    "weapons": [
-                        {
-                            "slug": w["slug"],
-                            "name": weapon_name(w["slug"], cards),
-                            "loaded": w["loaded"],
-                        }
-                        for w in player["weapons"]
-                    ],
                     "points": player["points"],
                     "current": current,
                     "editable": editable,
+                    "gear": {
+                        "character": who,
+                        "cubes": {c: player["ammo"][c] for c in COLOURS},
+                        "ammo_values": {
+                            **own,
+                            "ammo": [
+                                _cube_stepper(c, player["ammo"][c], language) for c in COLOURS
+                            ],
+                        },
+                        "powerup_values": {
+                            **own,
+                            "powerups": _hand(player),
+                            "powerup_kinds": kinds,
+                            "colours": [(c, CUBE_LABELS[c]) for c in COLOURS],
+                        },
+                        "weapon_values": {**own, "weapons": weapons},
+                    },
                 }
             )
-            # The gear panel's own values (a fragment keyed by them), and those of
-            # each of its parts (pieces keyed by theirs: paying a cube re-renders
-            # the cubes, not the weapons).
-            player_values = players[-1]
-            own = {key: player_values[key] for key in ("character", "editable")}
-            players[-1]["gear"] = {
-                "character": player_values["character"],
-                "cubes": {c: player["ammo"][c] for c in COLOURS},
-                "ammo_values": {**own, "ammo": player_values["ammo"]},
-                "powerup_values": {
-                    **own,
-                    "powerups": player_values["powerups"],
-                    "powerup_kinds": kinds,
-                    "colours": [(c, CUBE_LABELS[c]) for c in COLOURS],
-                },
-                "weapon_values": {**own, "weapons": player_values["weapons"]},
-            }
         current = view["players"][view["current"]]["character"]
         can_end_turn = (
             can_edit
@@ -708,9 +723,15 @@ def _tagback_offers(
     for event in last_events:
         if event.get("type") == "damage" and event.get("damage", 0) > 0:
             victim = by_char.get(event["target"])
-            if victim and any(kind in ("tagback", None) for kind, *_ in victim["powerups"]):
+            if victim is None:
+                continue
+            hand = victim["gear"]["powerup_values"]["powerups"]
+            if any(kind in ("tagback", None) for kind, *_ in hand):
                 if _sees(view, event["target"], event["shooter"]):
-                    offers.append({"from": victim, "to": by_char[event["shooter"]]})
+                    # Who throws at whom: the turn bar's key holds these, not two boards.
+                    offers.append(
+                        {"from": victim["character"], "to": by_char[event["shooter"]]["character"]}
+                    )
     return offers
 
 

@@ -285,3 +285,31 @@ def test_the_turn_bar_names_the_player_whose_turn_it_is_as_the_boards_do(db):
     turnbar = turnbar.split("</section>")[0]
     assert "<strong>Anna</strong> is playing" in turnbar
     assert "D-struct-OR" not in turnbar
+
+
+def test_a_damaged_player_holding_a_tagback_grenade_is_offered_to_throw_it(
+    make_session, host_phone
+):
+    """Banshee holds a Tagback Grenade and D-struct-OR hits her: the turn bar offers
+    her throw, and tapping it marks D-struct-OR."""
+    session = make_session()
+    act = f"/s/{session.code}/act"
+    headers = {"HTTP_HX_REQUEST": "true"}
+    drawn = {"type": "powerup", "player": "banshee", "op": "draw", "kind": "tagback"}
+    assert (
+        host_phone.post(act, {**drawn, "colour": "red", "key": "d"}, **headers).status_code == 200
+    )
+    assert (
+        post_shot(host_phone, session.code, key="s", **{"hits.0.target": "banshee"}).status_code
+        == 200
+    )
+
+    page = host_phone.get(f"/s/{session.code}/").content.decode()
+    assert "Banshee: Tagback Grenade on D-struct-OR?" in page
+    offer = page.split('name="type" value="tagback"')[1].split("</form>")[0]
+    assert 'name="from" value="banshee"' in offer and 'name="to" value="dstructor"' in offer
+
+    thrown = {"type": "tagback", "from": "banshee", "to": "dstructor", "key": "t"}
+    assert host_phone.post(act, thrown, **headers).status_code == 200
+    session.refresh_from_db()
+    assert session.state["players"][0]["marks"] == {"banshee": 1}
