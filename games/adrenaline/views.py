@@ -677,23 +677,18 @@ def _pickup_options(view: dict[str, Any]) -> str:
 _SLOT_MARKS = {3: " threshold", 6: " threshold", 11: " kill", 12: " overkill"}
 
 
-def _slots(player: dict[str, Any]) -> list[dict[str, Any]]:
-    """Twelve damage slots, each with its classes (the shooter's colour, the
-    thresholds marked) and who filled it: the track is re-rendered after every hit,
-    so the classes are joined here rather than by four tests per slot."""
+def _slots(player: dict[str, Any]) -> tuple[tuple[str, Character | None, str], ...]:
+    """Twelve damage slots, each as (its classes: the shooter's colour, the
+    thresholds marked; who filled it; its number): the track is re-rendered after
+    every hit, so the classes are joined here rather than by four tests per slot,
+    and each is a tuple, not a dict (in every board's key after every tap)."""
     slots = []
     for number in range(1, 13):
         shooter = player["damage"][number - 1] if number <= len(player["damage"]) else None
         by = CHARACTERS.get(shooter) if shooter else None
         filled = f" c-{by.colour} filled" if by else ""
-        slots.append(
-            {
-                "number": str(number),
-                "by": by,
-                "classes": f"slot{filled}{_SLOT_MARKS.get(number, '')}",
-            }
-        )
-    return slots
+        slots.append((f"slot{filled}{_SLOT_MARKS.get(number, '')}", by, str(number)))
+    return tuple(slots)
 
 
 def _killshot(view: dict[str, Any]) -> list[dict[str, Any]]:
