@@ -35,10 +35,11 @@ Key = tuple[str, str, bytes]
 OPEN, CLOSE = "<!--piece-->", "<!--/piece-->"
 
 
-#: A kept piece: its HTML; the same as a nested piece gives it to the piece around
-#: it (between :data:`OPEN` and :data:`CLOSE` if it can be sent alone); the keys of
-#: the pieces nested in it.
-Entry = tuple[SafeString, SafeString, tuple[Key, ...]]
+#: A kept piece: its HTML; whether it can be sent alone (then, nested, it goes to
+#: the piece around it between :data:`OPEN` and :data:`CLOSE`); the keys of the
+#: pieces nested in it. (Not the marked HTML itself: a table would keep each such
+#: piece twice, one more object a collection walks.)
+Entry = tuple[SafeString, bool, tuple[Key, ...]]
 
 
 class Store:
@@ -72,10 +73,9 @@ class Store:
                 self._keep(child, self.previous[child])
 
     def put(self, key: Key, html: str, children: tuple[Key, ...]) -> Entry:
-        """Keep a piece just rendered; what the store now gives for its key. What a
-        piece is, nested, is worked out here once, not each time it is used."""
-        safe = mark_safe(html)
-        entry = (safe, mark_safe(OPEN + safe + CLOSE) if _alone(safe) else safe, children)
+        """Keep a piece just rendered; what the store now gives for its key. Whether
+        it can be sent alone is worked out here once, not each time it is used."""
+        entry = (mark_safe(html), _alone(html), children)
         self.current[key] = entry
         return entry
 
@@ -150,7 +150,9 @@ def render(template_name: str, values: Mapping[str, Any]) -> SafeString:
         finally:
             _NESTED.reset(token)
         entry = store.put(key, html, tuple(nested))
-    return entry[0] if outer is None else entry[1]
+    if outer is not None and entry[1]:
+        return mark_safe(OPEN + entry[0] + CLOSE)
+    return entry[0]
 
 
 def _alone(html: str) -> bool:
