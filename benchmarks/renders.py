@@ -1,0 +1,124 @@
+"""A tap's renders alone: what a live table renders of each new revision.
+
+In this process (the embedded settings on a fresh SQLite file, ``DJANGO_DEBUG=0``,
+as ``profile_action.py``): a 5-player Adrenaline table takes ``--warmup`` taps, then
+``--revisions`` more (a few hits, then cube adjustments, as ``latency.py`` sends),
+each revision read back as the table's snapshot would hold it (the session, its
+seats, the log's tail). Then, timed, the first ``--renders`` of those revisions are
+rendered in turn with one table's stores of pieces and cuts, as a live table
+renders a revision for five seated phones: the shared part once, each phone's
+personal part, each cut in fragments. No sockets, no database in the timed part.
+
+It prints wall and CPU milliseconds per revision. On this shared machine those move
+by a quarter from run to run; to compare two trees, count instructions instead
+(the same figure whatever the load): run it under callgrind with two values of
+``--renders`` and divide the difference, e.g.
+
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/tmp/r10 \\
+        .venv/bin/python benchmarks/renders.py --renders 10
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/tmp/r50 \\
+        .venv/bin/python benchmarks/renders.py --renders 50
+    # (totals of /tmp/r50 - totals of /tmp/r10) / 40 = instructions a revision
+
+(both runs make the same ``--revisions``, so everything but the 40 renders cancels).
+``--profile`` prints the cProfile table of the timed renders.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import setup_django_in_process
+from profile_action import CHARACTERS, action_fields, phone_client
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--renders", type=int, default=50, help="revisions rendered (timed)")
+    parser.add_argument(
+        "--revisions", type=int, default=60, help="revisions made first (≥ --renders)"
+    )
+    parser.add_argument("--warmup", type=int, default=20, help="taps before those")
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--sort", default="tottime")
+    args = parser.parse_args(argv)
+    if args.renders > args.revisions:
+        parser.error("--renders may not exceed --revisions")
+
+    setup_django_in_process(tempfile.mkdtemp(prefix="segnalino-renders-"), catalogs=True)
+    from django.utils import translation
+
+    from companion import fragments, rendering, services
+    from companion.models import GameSession
+    from companion.selectors import log_tail, viewer_for
+
+    tokens = [f"phone-{i}" for i in range(len(CHARACTERS))]
+    session = services.create_session(
+        game="adrenaline",
+        seat_names=[c.title() for c in CHARACTERS],
+        options={"characters": CHARACTERS, "skulls": 8, "first_player": 0},
+        host_token=tokens[0],
+        edit_policy="table",
+    )
+    for index, token in enumerate(tokens):
+        services.claim_seat(session, index, token)
+    client = phone_client(tokens[0])
+    url, headers = f"/s/{session.code}/act", {"HX-Request": "true"}
+    snapshots = []
+    for n in range(args.warmup + args.revisions):
+        # A few hits, then cube pairs (action_fields' hits run out after 32).
+        fields = action_fields(n if n < 16 else 100 + n)
+        answer = client.post(url, {**fields, "key": f"k-{n}"}, headers=headers)
+        assert answer.status_code == 200, answer.content[:300]
+        if n >= args.warmup:
+            stored = GameSession.objects.get(pk=session.pk)
+            snapshots.append((stored, list(stored.seats.all()), log_tail(stored)))
+
+    pieces, cuts = fragments.Store(), rendering.Cuts()
+
+    def render(stored: GameSession, seats: list, tail: object) -> None:
+        pieces.advance()
+        cuts.advance()
+        for index, token in enumerate(tokens):
+            viewer = viewer_for(stored, seats, token)
+            # Five seated phones share one shared part (the session edits as a table).
+            parts = (rendering.PERSONAL, rendering.SHARED) if index == 0 else (rendering.PERSONAL,)
+            for part in parts:
+                html = rendering.render_part(part, stored, seats, viewer, "en", tail, pieces)
+                rendering.cut(html, cuts)
+
+    profiler = cProfile.Profile() if args.profile else None
+    wall, cpu = [], []
+    with translation.override("en"):
+        if profiler:
+            profiler.enable()
+        for stored, seats, tail in snapshots[: args.renders]:
+            started, cpu_started = time.perf_counter(), time.process_time()
+            render(stored, seats, tail)
+            wall.append((time.perf_counter() - started) * 1000)
+            cpu.append((time.process_time() - cpu_started) * 1000)
+        if profiler:
+            profiler.disable()
+    if wall:
+        print(
+            f"{len(wall)} revisions rendered: ms each (median / mean) "
+            f"wall {statistics.median(wall):.2f} / {statistics.mean(wall):.2f}, "
+            f"CPU {statistics.median(cpu):.2f} / {statistics.mean(cpu):.2f}"
+        )
+    if profiler:
+        pstats.Stats(profiler).strip_dirs().sort_stats(args.sort).print_stats(40)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
