@@ -381,6 +381,28 @@ def temp_dir() -> tempfile.TemporaryDirectory:
     return tempfile.TemporaryDirectory(prefix="segnalino-bench-")
 
 
+#: The five characters of the in-process benchmarks' Adrenaline table, in seat order.
+FIVE = ["dstructor", "banshee", "dozer", "violet", "sprog"]
+
+
+def seated_table(tokens: list[str], *, seat_names: list[str] | None = None, **options: Any):
+    """A 5-player Adrenaline table (8 skulls, the first seat first) for the in-process
+    benchmarks, each seat held by the phone of that token (the first one hosts);
+    ``options``: ``create_session``'s (an ``edit_policy``, say). Needs Django set up."""
+    from companion import services
+
+    session = services.create_session(
+        game="adrenaline",
+        seat_names=seat_names or [c.title() for c in FIVE],
+        options={"characters": FIVE, "skulls": 8, "first_player": 0},
+        host_token=tokens[0],
+        **options,
+    )
+    for index, token in enumerate(tokens):
+        services.claim_seat(session, index, token)
+    return session
+
+
 def setup_django_in_process(
     directory: str, *, keep_database: bool = False, catalogs: bool = False
 ) -> str:

@@ -51,9 +51,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import setup_django_in_process  # noqa: E402
+from _common import FIVE, seated_table, setup_django_in_process  # noqa: E402
 
-CHARACTERS = ["dstructor", "banshee", "dozer", "violet", "sprog"]
+CHARACTERS = FIVE
 
 
 def phone_client(token: str):
@@ -115,20 +115,12 @@ def main(argv: list[str] | None = None) -> int:
     from asgiref.sync import SyncToAsync
     from django.utils import translation
 
-    from companion import live, services
+    from companion import live
     from companion.models import GameSession
     from companion.rendering import Shown
 
     tokens = [f"phone-{i}" for i in range(len(CHARACTERS))]
-    session = services.create_session(
-        game="adrenaline",
-        seat_names=[c.title() for c in CHARACTERS],
-        options={"characters": CHARACTERS, "skulls": 8, "first_player": 0},
-        host_token=tokens[0],
-        edit_policy=args.policy,
-    )
-    for index, token in enumerate(tokens):
-        services.claim_seat(session, index, token)
+    session = seated_table(tokens, edit_policy=args.policy)
     clients = [phone_client(token) for token in tokens]
     url = f"/s/{session.code}/act"
     headers = {"HX-Request": "true", "X-Segnalino-Live": "1"}

@@ -38,7 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import setup_django_in_process
+from _common import seated_table, setup_django_in_process
 from profile_action import CHARACTERS, action_fields, phone_client
 
 
@@ -58,20 +58,12 @@ def main(argv: list[str] | None = None) -> int:
     setup_django_in_process(tempfile.mkdtemp(prefix="segnalino-renders-"), catalogs=True)
     from django.utils import translation
 
-    from companion import fragments, rendering, services
+    from companion import fragments, rendering
     from companion.models import GameSession
     from companion.selectors import log_tail, viewer_for
 
     tokens = [f"phone-{i}" for i in range(len(CHARACTERS))]
-    session = services.create_session(
-        game="adrenaline",
-        seat_names=[c.title() for c in CHARACTERS],
-        options={"characters": CHARACTERS, "skulls": 8, "first_player": 0},
-        host_token=tokens[0],
-        edit_policy="table",
-    )
-    for index, token in enumerate(tokens):
-        services.claim_seat(session, index, token)
+    session = seated_table(tokens, edit_policy="table")
     client = phone_client(tokens[0])
     url, headers = f"/s/{session.code}/act", {"HX-Request": "true"}
     snapshots = []

@@ -26,9 +26,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path.cwd()))
 sys.path.insert(0, str(Path.cwd() / "benchmarks"))
 
-from _common import setup_django_in_process
+from _common import FIVE, seated_table, setup_django_in_process
 
-CHARACTERS = ["dstructor", "banshee", "dozer", "violet", "sprog"]
+CHARACTERS = FIVE
 TOKENS = [f"phone-{n}" for n in range(len(CHARACTERS))]
 
 
@@ -45,14 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     from games.adrenaline.rules import CHARACTER_NAMES
 
     def one_table(number: int) -> float:
-        session = services.create_session(
-            game="adrenaline",
-            seat_names=[CHARACTER_NAMES[c] for c in CHARACTERS],
-            options={"characters": CHARACTERS, "skulls": 8, "first_player": 0},
-            host_token=TOKENS[0],
-        )
-        for index, token in enumerate(TOKENS):
-            services.claim_seat(session, index, token)
+        session = seated_table(TOKENS, seat_names=[CHARACTER_NAMES[c] for c in CHARACTERS])
         store, cuts = fragments.Store(), rendering.Cuts()
         shown = [rendering.Shown() for _ in TOKENS]
 

@@ -34,9 +34,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import setup_django_in_process
+from _common import FIVE, seated_table, setup_django_in_process
 
-CHARACTERS = ["dstructor", "banshee", "dozer", "violet", "sprog"]
+CHARACTERS = FIVE
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,14 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     tokens = [f"phone-{i}" for i in range(len(CHARACTERS))]
 
     def run(trace: Any = None) -> tuple[float, float]:
-        session = services.create_session(
-            game="adrenaline",
-            seat_names=[c.title() for c in CHARACTERS],
-            options={"characters": CHARACTERS, "skulls": 8, "first_player": 0},
-            host_token=tokens[0],
-        )
-        for index, token in enumerate(tokens):
-            services.claim_seat(session, index, token)
+        session = seated_table(tokens)
         settle = _live_table(session.pk, tokens) if args.table else (lambda: None)
         if trace is not None:
             trace.start()
