@@ -138,12 +138,21 @@ def _summary() -> dict[str, Any]:
 #: "" for none). A socket's ``refresh`` returns once its frame is sent.
 STEPS = (
     ("companion.consumers", "SessionConsumer", "_tap", "the socket's message", "answered"),
-    ("companion.consumers", "SessionConsumer", "_apply_tap", "the tap thread runs", ""),
+    (
+        "companion.consumers",
+        "SessionConsumer",
+        "_apply_tap",
+        "the tap thread runs",
+        "its work done",
+    ),
+    ("companion.consumers", "", "close_old_connections", "", "its connection back in the pool"),
     ("companion.rows", "", "lock_with_seats", "lock sent", "locked, seats read"),
     ("companion.rows", "", "write_action", "write ready", "write and COMMIT answered"),
     ("companion.live", "", "render_ahead", "render ahead starts", "rendered ahead"),
     ("companion.live", "", "offer", "committed: offered", ""),
     ("companion.live", "Table", "offer", "the loop has the revision", ""),
+    ("companion.live", "Table", "_deliver", "its sockets are told", ""),
+    ("companion.live", "Relay", "_send", "the publish to Redis starts", "published"),
     ("companion.consumers", "SessionConsumer", "refresh", "", "a frame sent"),
 )
 _marks: list[tuple[int, str]] = []  # (perf_counter_ns, step), from any thread
