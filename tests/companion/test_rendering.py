@@ -65,6 +65,25 @@ def test_the_board_follows_the_language_and_the_damage(make_session):
     assert GameSession.objects.get(pk=session.pk).version == 1
 
 
+def test_an_adrenaline_frame_stays_one_byte_a_character_in_both_languages(make_session):
+    """Its typography (dashes, arrows, ellipses) is written as character references:
+    one character past Latin-1 anywhere makes CPython keep all of a live part, and
+    every piece and cut a table keeps of it, at two bytes a character (measured in
+    benchmarks/README.md, issue 15, eighth pass). A phone reads the same text."""
+    session = make_session()
+    tokens = _sit_everyone(session)
+    draw = {"type": "powerup", "player": "banshee", "op": "draw", "kind": "tagback"}
+    services.submit_action(session, {**draw, "colour": "red"}, token=tokens[1], key=next_key())
+    services.submit_action(
+        session, shot("dstructor", "banshee", 2), token=tokens[0], key=next_key()
+    )
+    for language in ("en", "it"):
+        for token in tokens[:2]:
+            frame = _frame(session, token, language)
+            assert "&mdash;" in frame and "&rarr;" in frame and "&hellip;" in frame
+            assert max(frame) <= "\xff", sorted({c for c in frame if c > "\xff"})
+
+
 def test_a_full_page_makes_its_own_keys_and_csrf_input(make_session):
     session = make_session()
     tokens = _sit_everyone(session)
