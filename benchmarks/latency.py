@@ -1181,10 +1181,10 @@ def print_table(results: list[dict[str, Any]]) -> None:
         if r.get("tap_path"):
             print(
                 f"\nA tap's way through the server ({r['backend']} × 1, --server-trace): "
-                "ms after its message reached the socket, median and p90 over the taps"
+                "ms after its message reached the socket, p50 and p95 over the taps"
             )
             for row in r["tap_path"]:
-                print(f"  {row['p50']:7.2f} {row['p90']:7.2f}  {row['step']}")
+                print(f"  {row['p50']:7.2f} {row['p95']:7.2f}  {row['step']}")
     for r in results:
         if r.get("stopped_early"):
             print(f"{r['backend']} × {r['sessions']}: stopped early at the time budget")

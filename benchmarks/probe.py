@@ -26,7 +26,7 @@ With ``SEGNALINO_PROBE_TRACE=1`` (``latency.py --server-trace``) it also notes t
 moment a tap passes each step of its way through the server (:data:`STEPS`: the
 socket's message, the tap thread, the lock, the write, the render ahead, the commit,
 the event loop's turn, the frames) by wrapping those functions, and answers, per
-step, how long after the tap's message it came (median and p90 over the taps,
+step, how long after the tap's message it came (p50, p95, p99 over the taps,
 one in flight at a time): where a tap's milliseconds go, as a CPU profile cannot
 say (it counts no waiting). Nothing of the application changes.
 """
@@ -118,7 +118,8 @@ def _summary() -> dict[str, Any]:
         found["generations"][str(generation)] = {"n": len(objects), "types": common}
         del objects
     found["stalls"] = _stalls[:20]
-    found["resident_mb"] = round(_resident() / 2**20) if _resident() else None
+    resident = _resident()
+    found["resident_mb"] = round(resident / 2**20) if resident else None
     if _GARBAGE:
         found["garbage"] = _garbage()
     if os.environ.get("SEGNALINO_PROBE_TRACE"):
@@ -198,7 +199,7 @@ def _trace() -> None:
 
 
 def _path() -> list[dict[str, Any]]:
-    """Per step, ms after the tap's message (median, p90, how many taps): each tap
+    """Per step, ms after the tap's message (``_quantiles``' figures over the taps): each tap
     is what happened from its message to the next tap's. Frames: the first and the
     last sent after the loop had the revision."""
     marks = sorted(_marks)
@@ -206,7 +207,8 @@ def _path() -> list[dict[str, Any]]:
     first = "the socket's message"
     starts = [i for i, (_, step) in enumerate(marks) if step == first]
     after: dict[str, list[float]] = {}
-    for begin, end in zip(starts, [*starts[1:], len(marks)][: len(starts)], strict=True):
+    ends = [*starts[1:], len(marks)] if starts else []
+    for begin, end in zip(starts, ends, strict=True):
         t0 = marks[begin][0]
         seen: dict[str, float] = {}
         frames: list[float] = []
@@ -221,18 +223,8 @@ def _path() -> list[dict[str, Any]]:
             seen["first frame sent"], seen["last frame sent"] = frames[0], frames[-1]
         for step, ms in seen.items():
             after.setdefault(step, []).append(ms)
-    rows = []
-    for step, times in sorted(after.items(), key=lambda item: statistics.median(item[1])):
-        times.sort()
-        rows.append(
-            {
-                "step": step,
-                "p50": round(statistics.median(times), 2),
-                "p90": round(times[int(0.9 * (len(times) - 1))], 2),
-                "n": len(times),
-            }
-        )
-    return rows
+    order = sorted(after, key=lambda step: statistics.median(after[step]))
+    return [{"step": step, **_quantiles([ms / 1000 for ms in after[step]])} for step in order]
 
 
 if os.environ.get("SEGNALINO_PROBE_TRACE"):

@@ -100,9 +100,15 @@ def thresholds(setting: str | None) -> tuple[int, ...]:
         numbers = tuple(int(n) for n in setting.split(",")) if setting else YOUNG
     except ValueError:
         numbers = ()
+    return _checked(numbers, setting)
+
+
+def _checked(numbers: tuple[int, ...], said: object) -> tuple[int, ...]:
+    """Two positive young thresholds, or three (the oldest's too); the oldest's is
+    :data:`NEVER` unless given. ``said``: what the deployer wrote, for the refusal."""
     if not 2 <= len(numbers) <= 3 or min(numbers) < 1:
         raise ValueError(
-            f"SEGNALINO_GC_THRESHOLDS={setting!r}: two positive numbers (the young "
+            f"SEGNALINO_GC_THRESHOLDS={said!r}: two positive numbers (the young "
             "generations' thresholds), or three (the oldest's too)"
         )
     return numbers if len(numbers) == 3 else (*numbers, NEVER)
@@ -115,9 +121,10 @@ def install(
 ) -> FullCollections | None:
     """Freeze what is alive, set the thresholds and start the full collections
     (from the environment unless given)."""
-    limits = thresholds(
-        os.environ.get("SEGNALINO_GC_THRESHOLDS") if young is None else ",".join(map(str, young))
-    )
+    if young is None:
+        limits = thresholds(os.environ.get("SEGNALINO_GC_THRESHOLDS"))
+    else:
+        limits = _checked(tuple(young), young)
     if full_seconds is None:
         setting = os.environ.get("SEGNALINO_GC_FULL_SECONDS", str(FULL_SECONDS))
         try:

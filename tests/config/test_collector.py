@@ -26,6 +26,12 @@ def test_a_threshold_setting_that_means_nothing_is_refused_by_name(setting):
         collector.thresholds(setting)
 
 
+@pytest.mark.parametrize("young", [(700,), (0, 10), (700, 10, 10, 10)])
+def test_thresholds_given_in_code_are_checked_as_the_settings_are(young):
+    with pytest.raises(ValueError, match="SEGNALINO_GC_THRESHOLDS"):
+        collector.install(young=young, full_seconds=0)
+
+
 def test_a_clock_setting_that_means_nothing_is_refused_by_name(monkeypatch):
     monkeypatch.setenv("SEGNALINO_GC_FULL_SECONDS", "ten minutes")
     with pytest.raises(ValueError, match="SEGNALINO_GC_FULL_SECONDS"):
