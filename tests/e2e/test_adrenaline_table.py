@@ -105,3 +105,22 @@ def test_the_set_up_choices_name_the_players_as_typed(phone_a):
     expect(phone_a.locator("#first option[value=banshee]")).to_have_text("Anna")
     expect(phone_a.locator("#host_seat option[value=banshee]")).to_have_text("Anna")
     expect(phone_a.locator("#host_seat option[value=dozer]")).to_have_text("Dozer")
+
+
+def test_a_cube_paid_on_one_phone_is_counted_on_the_other(phone_a, phone_b):
+    """A stepper row is one form: its − and + buttons each say which way."""
+    code = create_session(phone_a)
+    join_by_code(phone_b, code)
+    wait_live(phone_b)
+    gear_a = phone_a.locator("details.gear").first
+    gear_a.locator("summary").click()
+    player = (gear_a.get_attribute("id") or "").removeprefix("gear-")
+    red_on_b = phone_b.locator(f"#ammo-{player} output").first
+    before = int(red_on_b.text_content() or "")
+    gear_a.get_by_role("button", name="Add one: red").click()
+    expect(phone_b.locator("#history")).to_contain_text("+1 red")
+    assert int(red_on_b.text_content() or "") == before + 1
+    gear_a.get_by_role("button", name="Remove one: red").click()
+    expect(phone_b.locator("#history")).to_contain_text("-1 red")
+    assert int(red_on_b.text_content() or "") == before
+    no_horizontal_scroll(phone_a)
