@@ -37,10 +37,11 @@ def undo_form(client, code: str, **headers) -> dict[str, str] | None:
         re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', controls.group(0))
     )
     tag = button.group(0)
+    aria = re.search(r'aria-label="([^"]*)"', tag)
     return {
         **fields,
         "text": html.unescape(re.sub(r"<[^>]+>", "", button.group(1))).strip(),
-        "aria": html.unescape(found.group(1)) if (found := re.search(r'aria-label="([^"]*)"', tag)) else None,
+        "aria": html.unescape(aria.group(1)) if aria else None,
         "title": html.unescape(re.search(r'title="([^"]*)"', tag).group(1)),
     }
 
