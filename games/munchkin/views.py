@@ -56,18 +56,21 @@ FIELD_LABELS = {
     "sexes": gettext_lazy("sex"),
     "delta": gettext_lazy("change"),
 }
+
+
+def signed(value: int) -> str:
+    """+3, -2, 0: how bonuses are printed on the cards (and on the board: plain
+    ASCII signs keep a live part one byte a character: docs/architecture.md)."""
+    return f"{value:+d}" if value else "0"
+
+
 # Values offered by the enhancer and one-shot bonus menus, and the run-away modifier.
-ENHANCER_VALUES = [(v, f"+{v}") for v in range(10, 0, -1)] + [(-v, f"−{v}") for v in range(1, 11)]
-ESCAPE_VALUES = [(v, f"+{v}" if v > 0 else f"−{-v}" if v < 0 else "0") for v in range(6, -7, -1)]
+ENHANCER_VALUES = [(v, signed(v)) for v in [*range(10, 0, -1), *range(-1, -11, -1)]]
+ESCAPE_VALUES = [(v, signed(v)) for v in range(6, -7, -1)]
 
 
 def race_name(slug: str) -> str:
     return gettext(rules.RACE_NAMES[slug]) if slug in rules.RACE_NAMES else slug
-
-
-def signed(value: int) -> str:
-    """+3, -2, 0: how bonuses are printed on the cards."""
-    return f"{value:+d}" if value else "0"
 
 
 def _fingerprint(*parts: Any) -> str:

@@ -84,6 +84,22 @@ def test_an_adrenaline_frame_stays_one_byte_a_character_in_both_languages(make_s
             assert max(frame) <= "\xff", sorted({c for c in frame if c > "\xff"})
 
 
+def test_a_munchkin_fight_frame_stays_one_byte_a_character_in_both_languages():
+    """Munchkin's menus and steppers write their signs in ASCII (``signed``) or as
+    ``&minus;``, its ellipses as ``&hellip;``: a fight, its menus open, is one byte
+    a character in English and Italian."""
+    from tests.games.munchkin.test_munchkin_views import Phone, table
+
+    session = table(seed=3)
+    anna = Phone(session)
+    anna.tap("data-fight", **{"monster__name": "Ghoul", "monster__level": "9"})
+    anna.tap("data-set-helper", seat="2")
+    for language in ("en", "it"):
+        frame = _frame(session, "anna", language)
+        assert 'value="-1">-1</option>' in frame and "&minus;" in frame and "&hellip;" in frame
+        assert max(frame) <= "\xff", sorted({c for c in frame if c > "\xff"})
+
+
 def test_a_full_page_makes_its_own_keys_and_csrf_input(make_session):
     session = make_session()
     tokens = _sit_everyone(session)
