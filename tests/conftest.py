@@ -7,6 +7,7 @@ import os
 
 import pytest
 from django.test import Client
+from hypothesis import settings as hypothesis_settings
 
 from companion import services
 from companion.identity import TOKEN_KEY
@@ -14,6 +15,12 @@ from companion.identity import TOKEN_KEY
 # config.asgi (imported by the socket tests) refuses to serve, out of debug mode,
 # without a key of its own.
 os.environ.setdefault("DJANGO_SECRET_KEY", "tests-in-process-key")
+
+# Speed is measured in benchmarks/, never asserted by a test: no property test fails
+# because one example took long on a loaded machine (hypothesis's default deadline is
+# 200 ms an example). A test's own @settings keep this unless they say otherwise.
+hypothesis_settings.register_profile("segnalino", deadline=None)
+hypothesis_settings.load_profile("segnalino")
 
 _keys = itertools.count()
 
