@@ -100,6 +100,20 @@ def test_a_munchkin_fight_frame_stays_one_byte_a_character_in_both_languages():
         assert max(frame) <= "\xff", sorted({c for c in frame if c > "\xff"})
 
 
+def test_a_shazamm_duel_frame_stays_one_byte_a_character_in_both_languages():
+    """Shazamm!'s waiting lines write their ellipses as ``&hellip;`` (msgids too): a
+    duel with one mage locked in is one byte a character for both seats."""
+    session = make_duel(seed=3)
+    services.claim_seat(session, 1, "marco")
+    lock = {"type": "lock", "bid": 5, "spells": [], "clone": None}
+    services.submit_action(session, lock, token="anna", key=next_key())
+    for language in ("en", "it"):
+        anna, marco = (_frame(session, token, language) for token in ("anna", "marco"))
+        assert "&hellip;" in anna and "&hellip;" in marco
+        for frame in (anna, marco):
+            assert max(frame) <= "\xff", sorted({c for c in frame if c > "\xff"})
+
+
 def test_a_full_page_makes_its_own_keys_and_csrf_input(make_session):
     session = make_session()
     tokens = _sit_everyone(session)
