@@ -16,8 +16,9 @@ beat spread over the second, not in one burst: :class:`_Beats`). A phone that he
 nothing for two seconds knows it is offline and starts over. The phone's own
 heartbeat, ``{"type": "ping", "revision": n}`` with the revision it shows, goes every
 five seconds and is answered at once with a pong: a phone that shows an old
-revision gets the current one, and a socket whose phone has gone quiet is closed,
-so dead phones leave their table. (Phones used to ping every second, each ping
+revision gets the current one, and a socket whose phone has gone quiet is closed
+by the same beat that visits it each second (no watchdog task per socket), so dead
+phones leave their table. (Phones used to ping every second, each ping
 received, parsed and answered: benchmarks/README.md, section 10.)
 
 A tap (a game action or an undo) travels on the socket the phone already holds:
@@ -284,7 +285,6 @@ class SessionConsumer(AsyncWebsocketConsumer):
         self._allowance = float(MESSAGE_BURST)  # messages it may send now (a token bucket)
         self._allowance_at = time.monotonic()
         self._dropped = 0
-        self._watchdog: asyncio.Task | None = None
         found = await self._find(kwargs.get("code", ""))
         if found is None:
             await self.close(code=4404)
@@ -307,8 +307,6 @@ class SessionConsumer(AsyncWebsocketConsumer):
     async def _leave(self) -> None:
         self.gone = True
         table, self.table = self.table, None
-        if self._watchdog is not None:
-            self._watchdog.cancel()
         if self._beat_group >= 0:
             _beats().leave(self)
         if table is not None:
@@ -367,9 +365,16 @@ class SessionConsumer(AsyncWebsocketConsumer):
     async def beat(self, now: float) -> None:
         """A pong to a phone this socket has sent nothing for half a beat, so it
         knows the server is there without asking; and the table may check its
-        revision (a lost announcement caught, even at a table of one phone)."""
+        revision (a lost announcement caught, even at a table of one phone). A
+        phone that has sent heartbeats and then none for :data:`QUIET_SECONDS` is
+        gone: its socket is closed, in a task of its own (the beat goes on to the
+        next socket), and leaves its table."""
         table = self.table
         if table is None or self.gone:
+            return
+        if self._heard_at and now - self._heard_at > QUIET_SECONDS:
+            self.gone = True  # no second close from the next beat
+            live.spawn(self._close_quiet())
             return
         if now - self._said_at >= BEAT_SECONDS / 2:
             await self._pong(table)
@@ -383,8 +388,6 @@ class SessionConsumer(AsyncWebsocketConsumer):
     async def _heartbeat(self, message: dict) -> None:
         shown = message.get("revision")
         self._heard_at = time.monotonic()
-        if self._watchdog is None:
-            self._watchdog = asyncio.ensure_future(self._watch())
         table = self.table
         if table is None:
             return
@@ -399,15 +402,10 @@ class SessionConsumer(AsyncWebsocketConsumer):
             await self.refresh(full=True)
         table.verify_soon()
 
-    async def _watch(self) -> None:
-        """Close the socket of a phone whose heartbeats stopped."""
-        while True:
-            await asyncio.sleep(QUIET_SECONDS / 3)
-            if time.monotonic() - self._heard_at > QUIET_SECONDS:
-                self._watchdog = None  # _leave must not cancel this task mid-close
-                await self._leave()
-                await self.close(code=4408)
-                return
+    async def _close_quiet(self) -> None:
+        """Close the socket of a phone whose heartbeats stopped (its beat saw it)."""
+        await self._leave()
+        await self.close(code=4408)
 
     async def refresh(
         self,

@@ -303,15 +303,24 @@ async def test_a_phone_that_leaves_stops_the_beat_quietly(make_session, monkeypa
 
 
 async def test_a_phone_that_stops_beating_is_closed(make_session, monkeypatch):
-    monkeypatch.setattr("companion.consumers.QUIET_SECONDS", 0.6)
+    """The server's beat, which visits every socket, closes one whose phone pinged
+    and then went quiet; a phone that never pinged (an old page) is left open."""
+    monkeypatch.setattr(consumers, "BEAT_SECONDS", 0.2)
+    monkeypatch.setattr(consumers, "QUIET_SECONDS", 0.6)
     session = await new_session(make_session)
     ws = await _connected(session, "phone-b")
+    silent = await _connected(session, "phone-c")
     await ws.send_to(text_data=json.dumps({"type": "ping", "revision": 0}))
-    assert json.loads(await ws.receive_from(timeout=5))["type"] == "pong"
-    closed = await ws.receive_output(timeout=3)
-    assert closed == {"type": "websocket.close", "code": 4408}
+    pongs = 0
+    while (said := await ws.receive_output(timeout=3))["type"] == "websocket.send":
+        assert json.loads(said["text"])["type"] == "pong"
+        pongs += 1
+    assert said == {"type": "websocket.close", "code": 4408}
+    assert pongs >= 2  # its answer, then the beat's until it was found quiet
     await asyncio.sleep(0.1)
-    assert _table_count(session.pk) == 0
+    assert _table_count(session.pk) == 1  # the silent phone is still at its table
+    assert json.loads(await silent.receive_from(timeout=1))["type"] == "pong"
+    await silent.disconnect()
 
 
 def test_a_tap_whose_push_fails_after_commit_is_answered_as_done_and_a_retry_changes_nothing(
