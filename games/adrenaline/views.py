@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+import operator
+from dataclasses import dataclass, fields
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, QueryDict
@@ -41,7 +42,11 @@ class Character:
         # Any other Character is pickled field by field.
         if CHARACTERS.get(self.slug) is self:
             return (character, (self.slug,))
-        return (Character, (self.slug, self.name, self.colour, self.colour_label))
+        return (Character, _character_fields(self))
+
+
+#: A Character's fields in order (its pickle when it is not one of the five).
+_character_fields = operator.attrgetter(*(f.name for f in fields(Character)))
 
 
 CHARACTERS = {
@@ -184,10 +189,10 @@ def _cube_stepper(colour: str, value: int, language: str | None) -> dict[str, An
     spoken labels (made here, not by two template tags per stepper: a player's cubes
     are rendered again whenever one is paid). ``language``: the active one, looked
     up once for the board."""
-    less, more = _stepper_labels(colour, language)
+    label, less, more = _stepper_labels(colour, language)
     return {
         "field": colour,
-        "label": CUBE_LABELS[colour],
+        "label": label,
         "value": value,
         "less": less,
         "more": more,
@@ -195,10 +200,16 @@ def _cube_stepper(colour: str, value: int, language: str | None) -> dict[str, An
 
 
 @functools.lru_cache(maxsize=64)
-def _stepper_labels(colour: str, _language: str | None) -> tuple[str, str]:
-    """The stepper's two buttons, spoken, in the current language (made once)."""
-    label = CUBE_LABELS[colour]
-    return _("Remove one: %(label)s") % {"label": label}, _("Add one: %(label)s") % {"label": label}
+def _stepper_labels(colour: str, _language: str | None) -> tuple[str, str, str]:
+    """The colour's name and its stepper's two buttons, spoken, in the current
+    language, as plain strings (made once a language: in a piece's key a lazy
+    label is pickled as the call that would translate it, each time)."""
+    label = str(CUBE_LABELS[colour])
+    return (
+        label,
+        _("Remove one: %(label)s") % {"label": label},
+        _("Add one: %(label)s") % {"label": label},
+    )
 
 
 def character_name(slug: str | None) -> str:
@@ -310,6 +321,7 @@ class AdrenalinePresenter:
         names = {seat.index: seat.name for seat in seats}
         kinds = tuple((kind, str(POWERUP_LABELS[kind])) for kind in rules.POWERUP_KINDS)
         language = get_language()
+        colours = tuple((c, _stepper_labels(c, language)[0]) for c in COLOURS)
         players = []
         for index, player in enumerate(view["players"]):
             editable = can_edit and (session.edit_policy != "own" or viewer.seat == index)
@@ -356,7 +368,7 @@ class AdrenalinePresenter:
                             **own,
                             "powerups": _hand(player),
                             "powerup_kinds": kinds,
-                            "colours": [(c, CUBE_LABELS[c]) for c in COLOURS],
+                            "colours": colours,
                         },
                         "weapon_values": {**own, "weapons": weapons},
                     },

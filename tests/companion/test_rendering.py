@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from companion import rendering, services
@@ -433,3 +435,19 @@ def test_after_a_tap_the_history_sends_only_its_new_entry(make_session):
     top = update[update.index('<div hx-swap-oob="afterbegin:#history-list">') :]
     assert top.count("<li") == 1 and 'id="history-2"' in top
     assert "D-struct-OR hits Banshee: 1 damage." in top
+
+
+def test_a_piece_key_names_one_of_the_five_characters_by_slug_and_any_other_in_full():
+    """A piece's key pickles its values: the five Adrenaline characters as their
+    slugs, and a character that only shares a slug with one of them (another name,
+    another colour) whole, so its board can never be taken for the other's."""
+    from companion.fragments import key_of
+    from games.adrenaline.views import CHARACTERS, Character
+
+    dozer = CHARACTERS["dozer"]
+    lookalike = Character("dozer", "Not Dozer", "green", "green")
+    assert pickle.loads(pickle.dumps(dozer)) is dozer
+    assert pickle.loads(pickle.dumps(lookalike)) == lookalike
+    assert len(pickle.dumps(dozer)) < len(pickle.dumps(lookalike))
+    template = "adrenaline/hit.html"
+    assert key_of(template, {"who": dozer}, "en") != key_of(template, {"who": lookalike}, "en")
