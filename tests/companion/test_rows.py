@@ -7,6 +7,7 @@ import threading
 
 import pytest
 from django.db import IntegrityError, OperationalError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from companion import rows, services
@@ -367,6 +368,28 @@ def test_a_last_write_that_fails_takes_nothing_along(make_session):
     assert _fields(GameSession.objects.get(pk=session.pk)) == _fields(before)
     assert Action.objects.filter(session=session).count() == 1
     assert not _locked_elsewhere(session.pk)
+    # The connection answers the next tap as ever: Django and psycopg agree.
+    assert connection.get_autocommit() and connection.connection.autocommit
+    assert connection.connection.pgconn.transaction_status == 0  # idle
+    assert not connection.execute_wrappers
+    applied = services.submit_action(
+        session, shot("dstructor", "dozer"), token="host", key="another-key"
+    )
+    assert applied.created and applied.action.version == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_write_sent_ahead_is_in_the_query_log_with_its_commit(make_session):
+    # What Django logs with DEBUG on (and a test's CaptureQueriesContext) holds the
+    # write, its values and the COMMIT that went with it, as sent.
+    _postgres_only()
+    session = make_session()
+    with CaptureQueriesContext(connection) as logged, transaction.atomic():
+        locked, _seats = rows.lock_with_seats(pk=session.pk)
+        _write(locked, timezone.now(), "logged-key", meanwhile=_asks([]), last=True)
+    (write,) = [q["sql"] for q in logged.captured_queries if (q["sql"] or "").startswith("WITH")]
+    assert "'logged-key'" in write and write.endswith("; COMMIT")
+    assert GameSession.objects.get(pk=session.pk).version == 1
 
 
 @pytest.mark.django_db(transaction=True)

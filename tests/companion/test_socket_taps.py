@@ -328,21 +328,25 @@ async def test_on_postgresql_a_tap_is_rendered_while_it_is_written_and_sent_afte
     make_session, monkeypatch
 ):
     # The table renders the new revision once, inside the tap's transaction, while
-    # PostgreSQL runs the write (psycopg's pipeline mode); the other phone is sent
-    # it only once it is committed.
+    # PostgreSQL runs the write and its COMMIT (sent, their answer not read yet:
+    # libpq says a command is in progress); the other phone is sent it only once
+    # it is committed.
+    import psycopg
     from django.db import connection
 
     renders: list[tuple[int, bool, bool]] = []
 
     def prerender(real, table, snapshot):
         raw = connection.connection
-        pipeline = raw is not None and raw._pipeline is not None
-        renders.append((snapshot.revision, connection.in_atomic_block, pipeline))
+        running = (
+            raw is not None and raw.pgconn.transaction_status == psycopg.pq.TransactionStatus.ACTIVE
+        )
+        renders.append((snapshot.revision, connection.in_atomic_block, running))
         return real(table, snapshot)
 
     update = await tap_watched_on_postgresql(make_session, monkeypatch, prerender, "2")
     assert 'data-damage="2"' in update
-    assert [(True, True)] == [(inside, pipeline) for _r, inside, pipeline in renders]
+    assert [(True, True)] == [(inside, running) for _r, inside, running in renders]
 
 
 async def test_on_postgresql_a_render_that_fails_ahead_is_done_by_the_table_after_commit(
