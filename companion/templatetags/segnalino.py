@@ -2,6 +2,7 @@ import secrets
 from typing import Any
 
 from django import template
+from django.template.base import FilterExpression, token_kwargs
 from django.template.loader import render_to_string
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
@@ -31,8 +32,7 @@ _EMPTY_KEY = mark_safe('<input type="hidden" name="key" value="">')
 # ---------------------------------------------------------------- pure fragments
 
 
-@register.simple_tag(takes_context=True)
-def fragment(context: template.Context, template_name: str, **values: Any) -> str:
+class FragmentNode(template.Node):
     """``{% fragment "game/piece.html" a=x b=y %}``: render a template from these
     values *only* (nothing else of the page reaches it).
 
@@ -42,11 +42,35 @@ def fragment(context: template.Context, template_name: str, **values: Any) -> st
     list of what the piece shows that an edit could leave stale. A full page (a
     request in the context) renders it afresh, with the request, so its forms get
     a CSRF input and one-time keys.
-    """
+
+    A node of its own, not a ``simple_tag``: a live table walks some thirty of
+    them after every tap, and the generic tag's argument lists and calls cost more
+    than the look-up of an unchanged piece."""
+
+    def __init__(self, name: FilterExpression, values: dict[str, FilterExpression]) -> None:
+        self.name, self.values = name, values
+
+    def render(self, context: template.Context) -> str:
+        values = {key: value.resolve(context) for key, value in self.values.items()}
+        return fragment(context, self.name.resolve(context), values)
+
+
+def fragment(context: template.Context, template_name: str, values: dict[str, Any]) -> str:
     request = context.get("request")
     if request is not None:
         return render_to_string(template_name, values, request=request)
     return fragments.render(template_name, values)
+
+
+@register.tag("fragment")
+def fragment_tag(parser: template.base.Parser, token: template.base.Token) -> FragmentNode:
+    bits = token.split_contents()[1:]
+    values = token_kwargs(bits[1:], parser)
+    if not bits or len(values) != len(bits) - 1:
+        raise template.TemplateSyntaxError(
+            '{% fragment %} takes a template and name=value pairs: {% fragment "t.html" a=x %}'
+        )
+    return FragmentNode(parser.compile_filter(bits[0]), values)
 
 
 class PiecesNode(template.Node):
@@ -77,4 +101,4 @@ def seats_section(context: template.Context) -> str:
     values = seats_values(
         context["session"], context["seats"], context["viewer"], oob=bool(context.get("oob"))
     )
-    return fragment(context, SEATS_TEMPLATE, **values)
+    return fragment(context, SEATS_TEMPLATE, values)

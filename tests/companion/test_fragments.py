@@ -142,3 +142,34 @@ def test_a_piece_reused_whole_keeps_the_pieces_nested_in_it(settings, tmp_path, 
         html = fragments.render("outer.html", {"n": 2, "m": "gear"})  # a damage
     assert "<i>gear</i>" in html and "<b>2</b>" in html
     assert renders == ["outer.html", "inner.html", "outer.html"]  # the panel once
+
+
+@pytest.mark.parametrize(
+    "tag",
+    [
+        "{% fragment %}",
+        '{% fragment "companion/partials/history_entry.html" entry %}',
+        '{% fragment entry=entry "companion/partials/history_entry.html" %}',
+    ],
+)
+def test_a_fragment_tag_without_a_template_and_named_values_does_not_compile(tag):
+    # A value without a name would never reach the piece (nor its key): refused
+    # when the template is loaded, with what the tag takes.
+    from django.template import Template, TemplateSyntaxError
+
+    with pytest.raises(TemplateSyntaxError, match="takes a template and name=value pairs"):
+        Template("{% load segnalino %}" + tag)
+
+
+def test_a_fragment_tag_resolves_its_template_and_values_from_the_page():
+    from django.template import Context, Template
+
+    page = Template(
+        "{% load segnalino %}{% fragment name entry=e %}|{% fragment name entry=other %}"
+    )
+    html = page.render(
+        Context({"name": ENTRY, "e": entry(3, "Banshee hits Dozer"), "other": entry(4, "Sprog")})
+    )
+    first, second = html.split("|")
+    assert 'id="history-3"' in first and "Banshee hits Dozer" in first
+    assert 'id="history-4"' in second and "Sprog" in second
