@@ -43,16 +43,34 @@ class FragmentNode(template.Node):
     request in the context) renders it afresh, with the request, so its forms get
     a CSRF input and one-time keys.
 
-    A node of its own, not a ``simple_tag``: a live table walks some thirty of
-    them after every tap, and the generic tag's argument lists and calls cost more
-    than the look-up of an unchanged piece."""
+    ``{% fragment "piece.html" a=x for item in items %}``: one piece per item, each
+    from the values and that item (``a`` and ``item``), in order.
 
-    def __init__(self, name: FilterExpression, values: dict[str, FilterExpression]) -> None:
-        self.name, self.values = name, values
+    A node of its own, not a ``simple_tag`` in a ``{% for %}``: a live table walks
+    some thirty pieces after every tap (fifteen of them the history's), and the
+    generic tag's argument lists and the loop's bookkeeping cost more than the
+    look-up of an unchanged piece."""
+
+    def __init__(
+        self,
+        name: FilterExpression,
+        values: dict[str, FilterExpression],
+        each: tuple[str, FilterExpression] | None = None,
+    ) -> None:
+        self.name, self.values, self.each = name, values, each
 
     def render(self, context: template.Context) -> str:
+        name = self.name.resolve(context)
         values = {key: value.resolve(context) for key, value in self.values.items()}
-        return fragment(context, self.name.resolve(context), values)
+        if self.each is None:
+            return fragment(context, name, values)
+        item, items = self.each
+        return mark_safe(
+            "".join(
+                fragment(context, name, {**values, item: each})
+                for each in items.resolve(context, ignore_failures=True) or ()
+            )
+        )
 
 
 def fragment(context: template.Context, template_name: str, values: dict[str, Any]) -> str:
@@ -65,12 +83,17 @@ def fragment(context: template.Context, template_name: str, values: dict[str, An
 @register.tag("fragment")
 def fragment_tag(parser: template.base.Parser, token: template.base.Token) -> FragmentNode:
     bits = token.split_contents()[1:]
+    each = None
+    if len(bits) >= 4 and bits[-4] == "for" and bits[-2] == "in":
+        each = (bits[-3], parser.compile_filter(bits[-1]))
+        bits = bits[:-4]
     values = token_kwargs(bits[1:], parser)
     if not bits or len(values) != len(bits) - 1:
         raise template.TemplateSyntaxError(
-            '{% fragment %} takes a template and name=value pairs: {% fragment "t.html" a=x %}'
+            "{% fragment %} takes a template and name=value pairs, and may end with"
+            ' "for item in items": {% fragment "t.html" a=x for item in items %}'
         )
-    return FragmentNode(parser.compile_filter(bits[0]), values)
+    return FragmentNode(parser.compile_filter(bits[0]), values, each)
 
 
 class PiecesNode(template.Node):

@@ -150,6 +150,8 @@ def test_a_piece_reused_whole_keeps_the_pieces_nested_in_it(settings, tmp_path, 
         "{% fragment %}",
         '{% fragment "companion/partials/history_entry.html" entry %}',
         '{% fragment entry=entry "companion/partials/history_entry.html" %}',
+        '{% fragment "companion/partials/history_entry.html" for entry in %}',
+        '{% fragment "companion/partials/history_entry.html" entry for e in entries %}',
     ],
 )
 def test_a_fragment_tag_without_a_template_and_named_values_does_not_compile(tag):
@@ -173,3 +175,36 @@ def test_a_fragment_tag_resolves_its_template_and_values_from_the_page():
     first, second = html.split("|")
     assert 'id="history-3"' in first and "Banshee hits Dozer" in first
     assert 'id="history-4"' in second and "Sprog" in second
+
+
+def test_a_fragment_per_item_renders_each_in_order_with_the_shared_values():
+    from django.template import Context, Template
+
+    page = Template("{% load segnalino %}{% fragment name for entry in entries %}|")
+    entries = [entry(5, "Sprog hits Violet"), entry(4, "Banshee hits Dozer")]
+    html = page.render(Context({"name": ENTRY, "entries": entries}))
+    assert html.index('id="history-5"') < html.index('id="history-4"')
+    assert html.count("<li") == 2
+    assert page.render(Context({"name": ENTRY})) == "|"  # nothing to show: no piece
+
+
+def test_pieces_of_a_list_in_a_live_table_are_kept_one_by_one(monkeypatch):
+    # A new item at the top renders that item alone; the others come from the store.
+    from django.template import Context, Template
+
+    renders: list[str] = []
+    real = fragments.render_to_string
+    monkeypatch.setattr(
+        fragments, "render_to_string", lambda name, ctx: renders.append(name) or real(name, ctx)
+    )
+    page = Template("{% load segnalino %}{% fragment name for entry in entries %}")
+    store = fragments.Store()
+    older = [entry(2, "two"), entry(1, "one")]
+    with fragments.using(store, "en"):
+        page.render(Context({"name": ENTRY, "entries": older}))
+        store.advance()
+        html = page.render(Context({"name": ENTRY, "entries": [entry(3, "three"), *older]}))
+    assert len(renders) == 3  # two, one, then three alone
+    assert [html.index(f'id="history-{n}"') for n in (3, 2, 1)] == sorted(
+        html.index(f'id="history-{n}"') for n in (3, 2, 1)
+    )
