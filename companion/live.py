@@ -36,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import functools
+import itertools
 import logging
 import threading
 import time
@@ -49,6 +50,7 @@ import redis
 import redis.asyncio
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.utils import translation
 
 from companion import fragments
 from companion.models import Action, GameSession, Seat
@@ -245,6 +247,21 @@ def _rendered(
     return found
 
 
+def _in_turn(
+    jobs: Sequence[tuple[str, Viewer, str]], render: Callable[[tuple[str, Viewer, str]], Frame]
+) -> list[Frame]:
+    """``render`` of each (part, viewer, language) job, in their order, done one
+    language at a time with that language active throughout (each part's
+    ``fragments.using`` then finds it in force: no switch, and back, per part)."""
+    done: dict[int, Frame] = {}
+    order = sorted(range(len(jobs)), key=lambda n: jobs[n][2])
+    for language, group in itertools.groupby(order, key=lambda n: jobs[n][2]):
+        with translation.override(language):
+            for n in group:
+                done[n] = render(jobs[n])
+    return [done[n] for n in range(len(jobs))]
+
+
 # ---------------------------------------------------------------- tables
 
 
@@ -356,10 +373,11 @@ class Table:
                 socket.token, socket.spectator, socket.language
             ):
                 jobs.setdefault((part, key), (viewer, language))
-        return {
-            (part, key): self._cut(snapshot, part, viewer, language, self.fragments)
-            for (part, key), (viewer, language) in jobs.items()
-        }
+        found = _in_turn(
+            [(part, viewer, language) for (part, _key), (viewer, language) in jobs.items()],
+            lambda job: self._cut(snapshot, *job, self.fragments),
+        )
+        return dict(zip(jobs, found, strict=True))
 
     def _cut(
         self,
@@ -501,10 +519,10 @@ class Table:
         pieces: fragments.Store | None,
     ) -> None:
         def render_all() -> list[Frame]:
-            return [
-                self._cut(snapshot, part, viewer, language, pieces)
-                for (part, viewer, language), _future in missing
-            ]
+            return _in_turn(
+                [job for job, _future in missing],
+                lambda job: self._cut(snapshot, *job, pieces),
+            )
 
         try:
             rendered = await database_sync_to_async(render_all)()

@@ -67,6 +67,28 @@ async def test_the_frame_is_rendered_in_the_phone_language(make_session):
     await ws.disconnect()
 
 
+async def test_phones_of_two_languages_at_one_table_each_get_theirs_after_a_tap(make_session):
+    # The table renders its parts one language at a time: each phone's frame,
+    # personal part and shared, is still all in its own language.
+    session = await new_session(make_session)
+    phones = {}
+    for language, token in (("it", "phone-b"), ("en", "phone-c"), ("it", "phone-d")):
+        ws = communicator(f"/ws/s/{session.code}/?lang={language}", await phone_cookie(token))
+        assert (await ws.connect())[0]
+        await ws.receive_from(timeout=5)
+        phones[token] = (language, ws)
+    await sync_to_async(services.submit_action)(
+        session, shot("dstructor", "dozer", 2, 1), token="host", key=next_key()
+    )
+    for language, ws in phones.values():
+        frame = await ws.receive_from(timeout=5)
+        if language == "it":
+            assert "D-struct-OR colpisce Dozer" in frame and "hits Dozer" not in frame
+        else:
+            assert "D-struct-OR hits Dozer: 2 damage, 1 mark." in frame and "colpisce" not in frame
+        await ws.disconnect()
+
+
 async def test_a_reconnecting_phone_catches_up_at_once(make_session):
     session = await new_session(make_session)
     await sync_to_async(services.submit_action)(

@@ -430,3 +430,27 @@ async def test_a_burst_of_announcements_reaches_the_other_processes_whole_and_in
     publishing = live._RELAYS.pop(loop)._publishing
     if publishing is not None:
         await publishing.aclose()
+
+
+def test_a_tables_parts_are_rendered_a_language_at_a_time_and_handed_back_in_order():
+    from django.utils import translation
+
+    from companion.live import _in_turn
+
+    jobs = [("shared", None, "it"), ("personal", None, "en"), ("personal", None, "it")]
+    seen: list[tuple[str, str]] = []
+
+    def render(job):
+        seen.append((job[2], translation.get_language()))
+        return (job[0], translation.gettext("What happened"))
+
+    with translation.override("en"):
+        found = _in_turn(jobs, render)
+        assert translation.get_language() == "en"  # as it was
+    assert all(asked == active for asked, active in seen)  # each in its own language
+    assert [asked for asked, _active in seen] == ["en", "it", "it"]  # one switch each
+    assert found == [
+        ("shared", "Cos'è successo"),
+        ("personal", "What happened"),
+        ("personal", "Cos'è successo"),
+    ]
