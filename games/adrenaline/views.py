@@ -265,6 +265,7 @@ FIELD_LABELS = {
     "player": gettext_lazy("player"),
     "weapon": gettext_lazy("weapon"),
     "delta": gettext_lazy("change"),
+    "field": gettext_lazy("counter"),
     "skulls": gettext_lazy("skulls"),
 }
 

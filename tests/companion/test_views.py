@@ -103,6 +103,25 @@ def test_bad_input_gets_a_clear_4xx_message_in_the_page_and_changes_nothing(
     assert session.version == 0
 
 
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [("en", "“counter” is not a valid choice."), ("it", "“contatore” non è una scelta valida.")],
+)
+def test_a_cube_row_for_no_such_counter_names_the_field_in_words(
+    make_session, host_phone, language, message
+):
+    session = make_session()
+    host_phone.cookies["django_language"] = language
+    fields = {"type": "adjust", "player": "dozer", "field": "plutonium", "delta": "1"}
+    response = host_phone.post(
+        f"/s/{session.code}/act", {**fields, "key": "k"}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    session.refresh_from_db()
+    assert session.version == 0
+
+
 def test_a_13th_damage_token_is_lost_not_stored(make_session, host_phone):
     session = make_session()
     post_shot(host_phone, session.code, key="a", **{"hits.0.damage": "12"})
