@@ -356,6 +356,34 @@ def test_a_failure_after_the_last_write_keeps_it_and_a_retry_gets_the_first_resu
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_render_that_fails_while_the_last_write_travels_leaves_the_write_and_the_connection(
+    make_session,
+):
+    # The COMMIT went with the write: the change stands, the error is the caller's,
+    # and the connection's answer is read all the same, so it serves the next tap.
+    _postgres_only()
+    session = make_session()
+
+    def fails(_row: Action) -> None:
+        raise RuntimeError("the render failed")
+
+    with pytest.raises(RuntimeError, match="the render failed"), transaction.atomic():
+        locked, _seats = rows.lock_with_seats(pk=session.pk)
+        raw = connection.connection
+        _write(locked, timezone.now(), "kept-key", meanwhile=fails, last=True)
+    assert connection.connection is raw and not raw.closed  # not dropped for a broken one
+    assert GameSession.objects.get(pk=session.pk).version == 1
+    assert Action.objects.get(session=session).key == "kept-key"
+    assert connection.get_autocommit() and connection.connection.autocommit
+    assert connection.connection.pgconn.transaction_status == 0  # idle
+    assert not connection.execute_wrappers
+    applied = services.submit_action(
+        session, shot("dstructor", "dozer"), token="host", key="next-key"
+    )
+    assert applied.created and applied.action.version == 2
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_last_write_that_fails_takes_nothing_along(make_session):
     _postgres_only()
     session = make_session()
