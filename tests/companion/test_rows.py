@@ -355,6 +355,18 @@ def test_a_failure_after_the_last_write_keeps_it_and_a_retry_gets_the_first_resu
     assert not connection.execute_wrappers
 
 
+def _serves_the_next_tap(session: GameSession, *, version: int) -> None:
+    """The connection answers the next tap as ever: Django and psycopg agree that no
+    transaction is open, and nothing is left wrapping its queries."""
+    assert connection.get_autocommit() and connection.connection.autocommit
+    assert connection.connection.pgconn.transaction_status == 0  # idle
+    assert not connection.execute_wrappers
+    applied = services.submit_action(
+        session, shot("dstructor", "dozer"), token="host", key=next_key()
+    )
+    assert applied.created and applied.action.version == version
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_render_that_fails_while_the_last_write_travels_leaves_the_write_and_the_connection(
     make_session,
@@ -374,13 +386,7 @@ def test_a_render_that_fails_while_the_last_write_travels_leaves_the_write_and_t
     assert connection.connection is raw and not raw.closed  # not dropped for a broken one
     assert GameSession.objects.get(pk=session.pk).version == 1
     assert Action.objects.get(session=session).key == "kept-key"
-    assert connection.get_autocommit() and connection.connection.autocommit
-    assert connection.connection.pgconn.transaction_status == 0  # idle
-    assert not connection.execute_wrappers
-    applied = services.submit_action(
-        session, shot("dstructor", "dozer"), token="host", key="next-key"
-    )
-    assert applied.created and applied.action.version == 2
+    _serves_the_next_tap(session, version=2)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -396,14 +402,7 @@ def test_a_last_write_that_fails_takes_nothing_along(make_session):
     assert _fields(GameSession.objects.get(pk=session.pk)) == _fields(before)
     assert Action.objects.filter(session=session).count() == 1
     assert not _locked_elsewhere(session.pk)
-    # The connection answers the next tap as ever: Django and psycopg agree.
-    assert connection.get_autocommit() and connection.connection.autocommit
-    assert connection.connection.pgconn.transaction_status == 0  # idle
-    assert not connection.execute_wrappers
-    applied = services.submit_action(
-        session, shot("dstructor", "dozer"), token="host", key="another-key"
-    )
-    assert applied.created and applied.action.version == 2
+    _serves_the_next_tap(session, version=2)
 
 
 @pytest.mark.django_db(transaction=True)
