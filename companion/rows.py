@@ -145,8 +145,7 @@ def lock_with_seats(
         locked = lock_session(code=code, pk=pk)
         return locked, seats_of(locked) if locked is not None else []
     with connection.cursor() as cursor:
-        if not isinstance(cursor.cursor, psycopg.ClientCursor):
-            # Server-side binding (an option): one statement per execute.
+        if not _binds_client_side(connection.connection):
             locked = lock_session(code=code, pk=pk)
             return locked, seats_of(locked) if locked is not None else []
         raw = connection.connection
@@ -170,6 +169,13 @@ def lock_with_seats(
         return None, []
     (locked,) = _instances(GameSession, where, True, found)
     return locked, _seated(locked, _instances(Seat, "session_id", False, seat_rows))
+
+
+def _binds_client_side(raw: Any) -> bool:
+    """Does Django bind values into the statements (its default with psycopg 3), so
+    that several statements can go as one message? With server-side binding (an
+    option), one statement goes per execute."""
+    return issubclass(raw.cursor_factory, psycopg.ClientCursor)
 
 
 def _begins_here(raw: Any) -> bool:
@@ -306,17 +312,16 @@ def write_action(
     latter: on PostgreSQL in one statement (and one round trip), elsewhere in turn.
     A failure (a key used twice) writes nothing of it.
 
-    ``meanwhile``, on PostgreSQL, is called with the new row (its key not yet known)
-    once the statement is on its way: it is sent as one message (:class:`_Sending`)
-    and its answer read after. ``meanwhile`` may ask the database for nothing until
-    that answer is in, so unless the COMMIT goes along (below) it is called after
-    it, and may then query, in this transaction. Elsewhere it is not called.
+    ``meanwhile``, on PostgreSQL, is called with the new row: after the statement's
+    answer (then it may query, in this transaction), unless the COMMIT goes along
+    (below). Elsewhere it is not called.
 
     ``last``: the caller's outermost ``atomic()`` block asks nothing more of the
     database and commits once this returns. Then, with ``meanwhile`` (and the block
-    outermost, with no savepoint), the COMMIT goes in the same message, so
-    ``meanwhile`` runs while PostgreSQL writes *and flushes* the change, and the
-    block's own commit has nothing left to do. ``meanwhile`` may not query then (the
+    outermost, with no savepoint), the statement and the COMMIT go as one message,
+    sent without waiting (:class:`_Sending`), so ``meanwhile`` (its row's key not yet
+    known) runs while PostgreSQL writes *and flushes* the change, and the block's own
+    commit has nothing left to do. ``meanwhile`` may not query then (the
     lock goes with the commit: a read could see a later change); nor may anything
     until the block ends: both raise :class:`Committed`. If the commit fails, the
     error is raised here, as the block's commit would."""
@@ -338,32 +343,27 @@ def write_action(
     ]
     sql = _combined(connection.vendor, checkpoint)
     raw = connection.connection
-    if meanwhile is None or not issubclass(raw.cursor_factory, psycopg.ClientCursor):
-        # (Server-side binding, an option, sends one statement per message.)
+    if meanwhile is None or not (last and _ends_here() and _binds_client_side(raw)):
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             (row.pk,) = cursor.fetchone()
         if meanwhile is not None:
-            meanwhile(row)
+            meanwhile(row)  # the answer is in: it may ask the database
     else:
-        ends = last and _ends_here()
         sending = _Sending(raw)
         # Django wraps it as it does its own cursors (with DEBUG, logging what it ran).
         wrap = connection.make_debug_cursor if connection.queries_logged else connection.make_cursor
         with wrap(cast(Any, sending)) as sender:
-            sender.execute(sql + "; COMMIT" if ends else sql, params)
+            sender.execute(f"{sql}; COMMIT", params)
             try:
-                if ends:
-                    _refuse_until_block_ends()
-                    meanwhile(row)
+                _refuse_until_block_ends()
+                meanwhile(row)
             finally:
                 # Read even if ``meanwhile`` failed: the connection is not free
-                # until then (and the write may stand: its COMMIT went with it).
+                # until then (and the write stands: its COMMIT went with it).
                 with connection.wrap_database_errors:
                     sending.answer()
             (row.pk,) = sender.fetchone()
-        if not ends:
-            meanwhile(row)
     row._state.adding, row._state.db = False, connection.alias
     return row
 
