@@ -2,9 +2,10 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+from config.handler import get_asgi_application  # Django's, leaving no cycles
+
 django_asgi_app = get_asgi_application()
 
 from django.conf import settings  # noqa: E402

@@ -10,14 +10,21 @@ reached it, which at a table's pace is every few seconds and half a second each
 (measured: benchmarks/README.md, "Seventh pass").
 
 Objects that reach the oldest generation and then die in a reference cycle are
-rare once a process serves its tables (a socket that closes, an HTTP request that
-was in flight across two young collections): nothing else needs the full pass.
-So this module turns CPython's own full collections off and makes one on a clock
-instead, from a thread of its own (a pause as long as before, every few minutes
-rather than every few seconds), and sooner when the process has doubled
-since the last one (2,000 phones connecting at once leave as much garbage again
-as what they hold, which would otherwise wait for the clock). What is alive after
-start-up (Django, the templates, the catalogs) is frozen first: never walked again.
+rare once a process serves its tables: a tap leaves none (``rows``,
+``tests/companion/test_rows.py``), nor does an HTTP request or a page
+(``config/handler.py``, ``config/template_backend.py``,
+``tests/companion/test_views.py``); a socket leaves a few dozen objects of its
+server's when it opens. Nothing else needs the full pass. So this module turns
+CPython's own full collections off and makes one on a clock instead, from a thread
+of its own: a pause as long as before, every few minutes rather than every few
+seconds. What is alive after start-up (Django, the templates, the catalogs) is
+frozen first: never walked again.
+
+There is no collection on growth. One used to come when the process's resident
+memory had doubled since the last: at 2,000 sockets that was the sockets'
+compression buffers (some 300 KB each, outside Python's objects), which no
+collection frees, and each such collection paused every phone for half a second
+just after they had joined (benchmarks/README.md, "Eleventh pass").
 
 ``SEGNALINO_GC_THRESHOLDS``: the young thresholds (default ``700,10``, CPython's);
 a third number gives CPython back its own full collections at that threshold.
@@ -38,10 +45,6 @@ logger = logging.getLogger(__name__)
 
 YOUNG = (700, 10)
 FULL_SECONDS = 600.0
-#: How often the thread looks at the process's size, and the growth since the last
-#: full collection that brings the next one forward.
-CHECK_SECONDS = 5.0
-GROWTH = 2.0
 #: A threshold for the oldest generation that is never reached: a count of
 #: collections of the middle one (two a second at a table's pace).
 NEVER = 1_000_000_000
@@ -57,36 +60,26 @@ def resident_bytes() -> int | None:
 
 
 class FullCollections:
-    """The thread that makes a full collection every ``seconds``, or as soon as
-    the process has grown by :data:`GROWTH` since the last one."""
+    """The thread that makes a full collection every ``seconds``."""
 
-    def __init__(self, seconds: float, check_seconds: float = CHECK_SECONDS) -> None:
+    def __init__(self, seconds: float) -> None:
         self.seconds = seconds
-        self.check_seconds = min(check_seconds, seconds)
         self.done = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="full-collections", daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
-        size = resident_bytes()
-        due = time.monotonic() + self.seconds
-        while not self._stop.wait(self.check_seconds):
-            now_size = resident_bytes()
-            grown = size is not None and now_size is not None and now_size > size * GROWTH
-            if time.monotonic() < due and not grown:
-                continue
+        while not self._stop.wait(self.seconds):
             started = time.perf_counter()
             found = gc.collect()
             self.done += 1
             logger.debug(
-                "full collection (%s): %d unreachable, %.0f ms",
-                "grown" if grown else "clock",
+                "full collection: %d unreachable, %.0f ms, resident %s bytes",
                 found,
                 (time.perf_counter() - started) * 1000,
+                resident_bytes(),
             )
-            size = resident_bytes()
-            due = time.monotonic() + self.seconds
 
     def stop(self) -> None:
         self._stop.set()
@@ -115,9 +108,7 @@ def _checked(numbers: tuple[int, ...], said: object) -> tuple[int, ...]:
 
 
 def install(
-    young: Sequence[int] | None = None,
-    full_seconds: float | None = None,
-    check_seconds: float = CHECK_SECONDS,
+    young: Sequence[int] | None = None, full_seconds: float | None = None
 ) -> FullCollections | None:
     """Freeze what is alive, set the thresholds and start the full collections
     (from the environment unless given)."""
@@ -137,4 +128,4 @@ def install(
     gc.collect()
     gc.freeze()
     gc.set_threshold(*limits)
-    return FullCollections(full_seconds, check_seconds) if full_seconds > 0 else None
+    return FullCollections(full_seconds) if full_seconds > 0 else None

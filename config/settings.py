@@ -91,7 +91,9 @@ WSGI_APPLICATION = None
 
 TEMPLATES = [
     {
-        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        # Django's, leaving no reference cycle behind a page (config/template_backend.py).
+        "BACKEND": "config.template_backend.DjangoTemplates",
+        "NAME": "django",
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {

@@ -1,6 +1,7 @@
 """A server process's garbage collector: short young collections, none of CPython's
 full ones (half a second each, every few seconds at a table's pace), and a full
-collection on a clock that still frees what died in a cycle after growing old."""
+collection on a clock that still frees what died in a cycle after growing old,
+and only on that clock."""
 
 from __future__ import annotations
 
@@ -85,8 +86,10 @@ def test_garbage_that_grew_old_is_freed_by_the_clock_and_not_before():
     _passes_alone(script)
 
 
-def test_a_process_that_doubled_collects_without_waiting_for_the_clock():
-    # Many phones connecting at once leave garbage that grew old in flight.
+def test_memory_outside_pythons_objects_brings_no_full_collection():
+    # 2,000 sockets' compression buffers are most of a busy process's memory; no
+    # collection frees them, so none comes for them (it paused every phone for half
+    # a second, just after they joined): garbage that grew old waits for the clock.
     script = textwrap.dedent(
         """
         import gc, time, weakref
@@ -95,22 +98,16 @@ def test_a_process_that_doubled_collects_without_waiting_for_the_clock():
         class Node:
             pass
 
-        full = collector.install(full_seconds=600, check_seconds=0.1)
+        full = collector.install(full_seconds=600)
         node = Node()
         node.me = node
         gc.collect(1)
         gc.collect(1)
         gone = weakref.ref(node)
         del node
-        time.sleep(0.5)
-        assert gone() is not None and full.done == 0  # no growth, no clock: nothing
-
         held = b"x" * (4 * (collector.resident_bytes() or 0) + 64 * 2**20)
-        deadline = time.monotonic() + 5
-        while gone() is not None and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert gone() is None, "a process twice its size did not collect"
-        assert full.done == 1
+        time.sleep(1.5)
+        assert gone() is not None and full.done == 0, "a full collection for memory it cannot free"
         full.stop()
         print("ok")
         """

@@ -1,0 +1,45 @@
+"""Django's template backend, leaving no reference cycle behind a page.
+
+Django renders a page with a request in a ``RequestContext``, and each dictionary
+pushed on a context (the view's values, the context processors' output) is a
+``ContextDict`` that points back at its context: a reference cycle. Only the
+garbage collector frees it, with everything the context holds: a table page's
+values are some 200 objects, each left for a full collection, which pauses every
+phone of the process (``config/collector.py``). Two thousand phones opening their
+tables left as many objects of garbage again as the process holds.
+
+This backend is Django's, except that once a template has rendered, the context
+it made drops its dictionaries (the page is a string by then; nothing reads the
+context again), so reference counting frees them at once.
+``tests/companion/test_views.py`` keeps a table page free of garbage.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.template import TemplateDoesNotExist
+from django.template.backends import django as backend
+from django.template.context import make_context
+
+
+class Template(backend.Template):
+    def render(self, context: Any = None, request: Any = None) -> str:
+        made = make_context(context, request, autoescape=self.backend.engine.autoescape)
+        try:
+            return self.template.render(made)
+        except TemplateDoesNotExist as exc:
+            backend.reraise(exc, self.backend)
+        finally:
+            made.dicts.clear()  # the cycle's link: each ContextDict points back here
+
+
+class DjangoTemplates(backend.DjangoTemplates):
+    def from_string(self, template_code: str) -> Template:
+        return Template(self.engine.from_string(template_code), self)
+
+    def get_template(self, template_name: str) -> Template:
+        try:
+            return Template(self.engine.get_template(template_name), self)
+        except TemplateDoesNotExist as exc:
+            backend.reraise(exc, self)
