@@ -15,7 +15,10 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
                 # No read timeout: the layer blocks up to 5 s waiting for messages.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                # redis-py's pool refuses its 101st connection: 500 sockets closing at
+                # the end of a run each leave their group at once (the floor's log
+                # filled with "Too many connections"; no figure depended on it).
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None, "max_connections": 2000}],
                 "prefix": os.environ.get("CHANNEL_PREFIX", "segnalino"),
                 "capacity": 10000,  # channels_redis's default of 100 drops under load
             },
