@@ -334,6 +334,8 @@ def test_a_damaged_player_holding_a_tagback_grenade_is_offered_to_throw_it(
     assert session.state["players"][0]["marks"] == {"banshee": 1}
 
 
+# Committed rows: the handler serves the page from a thread and connection of its own.
+@pytest.mark.django_db(transaction=True)
 def test_opening_a_table_leaves_nothing_for_the_garbage_collector(make_session):
     """A phone opening its table leaves no reference cycle behind: not the request,
     not a template context, none of the table's rows (each HTTP request used to
