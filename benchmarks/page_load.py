@@ -34,32 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import seated_table, setup_django_in_process
 from profile_action import CHARACTERS
 
+from tests.support.asgi import get
 
-async def load(application: object, path: str, cookie: bytes) -> int:
-    """One GET of ``path`` through the ASGI application; its status."""
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"",
-        "root_path": "",
-        "headers": [(b"host", b"127.0.0.1"), (b"cookie", cookie)],
-        "client": ("127.0.0.1", 50000),
-        "server": ("127.0.0.1", 8000),
-    }
-    request = asyncio.Queue()
-    await request.put({"type": "http.request", "body": b"", "more_body": False})
-    sent: list[dict] = []
-
-    async def send(message: dict) -> None:
-        sent.append(message)
-
-    await application(scope, request.get, send)  # type: ignore[operator]
-    return int(sent[0]["status"])
+HOST = "127.0.0.1"  # one the production-like settings allow
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,18 +58,18 @@ def main(argv: list[str] | None = None) -> int:
 
     async def run() -> None:
         for _ in range(20):  # warm: templates compiled, catalogs read
-            assert await load(application, path, cookie) == 200
+            assert (await get(application, path, cookie, HOST))[0] == 200
         gc.collect()
         cpu = []
         for _ in range(args.loads):
             started = time.process_time()
-            await load(application, path, cookie)
+            await get(application, path, cookie, HOST)
             cpu.append((time.process_time() - started) * 1000)
         gc.collect()
         gc.set_debug(gc.DEBUG_SAVEALL)
         loads = 50
         for _ in range(loads):
-            await load(application, path, cookie)
+            await get(application, path, cookie, HOST)
         gc.collect()
         garbage = collections.Counter(type(o).__qualname__ for o in gc.garbage)
         gc.set_debug(0)

@@ -343,53 +343,21 @@ def test_opening_a_table_leaves_nothing_for_the_garbage_collector(make_session):
     collection pauses every phone of the process). Asked through the server's
     handler as uvicorn asks: the body, then, once the page is sent, the client
     gone. (The test client keeps what it renders for the test to look at.)"""
-    import asyncio
     import gc
 
     from asgiref.sync import async_to_sync
 
     from config.handler import ASGIHandler
+    from tests.support.asgi import get
 
     session = make_session()
     cookie = f"sessionid={phone('host').cookies['sessionid'].value}".encode()
-    path = f"/s/{session.code}/"
     handler = ASGIHandler()
 
     async def page() -> str:
-        scope = {
-            "type": "http",
-            "asgi": {"version": "3.0"},
-            "http_version": "1.1",
-            "method": "GET",
-            "scheme": "http",
-            "path": path,
-            "raw_path": path.encode(),
-            "query_string": b"",
-            "root_path": "",
-            "headers": [(b"host", b"testserver"), (b"cookie", cookie)],
-            "client": ("127.0.0.1", 50000),
-            "server": ("testserver", 80),
-        }
-        sent: list[dict] = []
-        done = asyncio.Event()
-        asked = 0
-
-        async def receive() -> dict:
-            nonlocal asked
-            asked += 1
-            if asked == 1:
-                return {"type": "http.request", "body": b"", "more_body": False}
-            await done.wait()
-            return {"type": "http.disconnect"}
-
-        async def send(message: dict) -> None:
-            sent.append(message)
-            if message["type"] == "http.response.body" and not message.get("more_body"):
-                done.set()
-
-        await handler(scope, receive, send)
-        assert sent[0]["status"] == 200
-        return b"".join(m.get("body", b"") for m in sent[1:]).decode()
+        status, html = await get(handler, f"/s/{session.code}/", cookie)
+        assert status == 200
+        return html
 
     assert 'id="player-dozer"' in async_to_sync(page)()  # templates compiled
     gc.collect()
