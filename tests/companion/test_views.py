@@ -304,6 +304,9 @@ def test_the_turn_bar_names_the_player_whose_turn_it_is_as_the_boards_do(db):
     turnbar = turnbar.split("</section>")[0]
     assert "<strong>Anna</strong> is playing" in turnbar
     assert "D-struct-OR" not in turnbar
+    # In Italian without a preposition to agree with the name ("tocca ad Anna").
+    italian = Client(HTTP_ACCEPT_LANGUAGE="it").get(f"/s/{session.code}/").content.decode()
+    assert "Turno 1: gioca <strong>Anna</strong>" in italian
 
 
 def test_a_damaged_player_holding_a_tagback_grenade_is_offered_to_throw_it(
