@@ -28,7 +28,10 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
-Key = tuple[str, str, bytes]
+#: A piece's key: its template, language and values, as one ``bytes`` (not a tuple:
+#: a table makes some thirty keys a revision and keeps them until the next, and the
+#: garbage collector walks every tuple it keeps, never a ``bytes``).
+Key = bytes
 
 #: Around a nested piece that can be sent alone (``data-piece`` on its one root
 #: element, which has an id): only in a live table's renders, never sent.
@@ -129,9 +132,12 @@ def pieces() -> Iterator[None]:
 
 
 def key_of(template_name: str, values: Mapping[str, Any], language: str) -> Key:
-    """The values as bytes (pickled: every field of every object, nested), with the
-    template and the language."""
-    return template_name, language, pickle.dumps(dict(values), protocol=5)
+    """The template, the language and the values as bytes (pickled: every field of
+    every object, nested), joined by NULs (no template name or language holds one,
+    so two different triples never make the same key)."""
+    return b"\0".join(
+        (template_name.encode(), language.encode(), pickle.dumps(dict(values), protocol=5))
+    )
 
 
 class LanguageSwitched(RuntimeError):

@@ -170,25 +170,28 @@ def cut(html: str, cuts: Cuts | None = None) -> Frame:
 
 class Cuts:
     """A live table's fragments as cut, by their HTML: those its current revision
-    has used, and the last one's (as ``fragments.Store`` keeps its renders)."""
+    has used, and the last one's (as ``fragments.Store`` keeps its renders). Top-level
+    fragments and nested pieces are kept apart, each by its HTML alone (a key tuple
+    per fragment and revision was an object the garbage collector walks)."""
 
     def __init__(self) -> None:
-        self.previous: dict[tuple[str, bool], Piece] = {}
-        self.current: dict[tuple[str, bool], Piece] = {}
+        self.previous: tuple[dict[str, Piece], dict[str, Piece]] = ({}, {})
+        self.current: tuple[dict[str, Piece], dict[str, Piece]] = ({}, {})
 
     def advance(self) -> None:
-        self.previous, self.current = self.current or self.previous, {}
+        used = self.current[0] or self.current[1]
+        self.previous, self.current = self.current if used else self.previous, ({}, {})
 
     def piece(self, ident: str, html: str, *, nested: bool = False) -> Piece:
         """``html`` cut, as its last revision cut it if it did (a nested piece too:
         one entry new in the history, and the other fourteen are not cut again)."""
-        key = (html, nested)
-        found = self.current.get(key)
+        current = self.current[nested]
+        found = current.get(html)
         if found is None:
-            found = self.previous.get(key)
+            found = self.previous[nested].get(html)
             if found is None:
                 found = _piece(ident, html, nested=nested, cuts=self)
-            self.current[key] = found
+            current[html] = found
         return found
 
 

@@ -295,7 +295,7 @@ def test_a_table_cuts_only_the_fragments_that_changed_and_forgets_old_ones():
     a2, b2 = rendering.cut(first.replace(">2<", ">3<"), cuts)
     assert a2 is a1 and b2 is not b1 and "3" in b2.html  # "a" was not cut again
     cuts.advance()
-    kept = {html for html, _nested in cuts.previous}
+    kept = {html for kept_here in cuts.previous for html in kept_here}
     assert b1.html not in kept and b2.html in kept  # "2" is gone
 
 
