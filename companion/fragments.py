@@ -19,7 +19,7 @@ board), and strips them from everything it sends.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from typing import Any
@@ -131,13 +131,11 @@ def pieces() -> Iterator[None]:
         _NESTED.reset(token)
 
 
-def key_of(template_name: str, values: Mapping[str, Any], language: str) -> Key:
+def key_of(template_name: str, values: dict[str, Any], language: str) -> Key:
     """The template, the language and the values as bytes (pickled: every field of
     every object, nested), joined by NULs (no template name or language holds one,
     so two different triples never make the same key)."""
-    return b"\0".join(
-        (template_name.encode(), language.encode(), pickle.dumps(dict(values), protocol=5))
-    )
+    return b"\0".join((template_name.encode(), language.encode(), pickle.dumps(values, protocol=5)))
 
 
 class LanguageSwitched(RuntimeError):
@@ -146,10 +144,13 @@ class LanguageSwitched(RuntimeError):
     as the part's language."""
 
 
-def render(template_name: str, values: Mapping[str, Any]) -> SafeString:
+def render(template_name: str, values: dict[str, Any]) -> SafeString:
+    """``values`` rendered with ``template_name``; in a live table, taken from its
+    store when they are the same. ``values`` is the caller's own dict (a tag's, made
+    for this piece): it is neither copied nor kept."""
     using_now = _STORE.get()
     if using_now is None:
-        return mark_safe(render_to_string(template_name, dict(values)))
+        return mark_safe(render_to_string(template_name, values))
     store, language = using_now
     key = key_of(template_name, values, language)
     outer = _NESTED.get()
@@ -162,7 +163,7 @@ def render(template_name: str, values: Mapping[str, Any]) -> SafeString:
         nested: list[Key] = []
         token = _NESTED.set(nested)
         try:
-            html = render_to_string(template_name, dict(values))
+            html = render_to_string(template_name, values)
         finally:
             _NESTED.reset(token)
         entry = store.put(key, html, tuple(nested))
