@@ -6,6 +6,7 @@ from typing import Any
 
 from django.http import QueryDict
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.models import Card, cards_of
 from games.presenter import Presenter, Setup, Story
@@ -29,7 +30,18 @@ class ShazammPresenter:
     slug = GAME.slug
     name = GAME.name
     players = GAME.players
-    field_labels: dict[str, str] = {}
+    # The fields its messages name, in the phone's language ("“bid” must be a whole
+    # number" read “bid” in Italian too).
+    field_labels = {
+        "bid": gettext_lazy("bid"),
+        "spells": gettext_lazy("spells"),
+        "clone": gettext_lazy("spell to copy"),
+        "value": gettext_lazy("change"),
+        "cards": gettext_lazy("cards"),
+        "variant": gettext_lazy("variant"),
+        "hands": gettext_lazy("hands"),
+        "options": gettext_lazy("options"),
+    }
     board_template = "shazamm/board.html"
     setup_template = "shazamm/setup.html"
     asks_edit_policy = False

@@ -307,3 +307,33 @@ def test_waiting_for_and_the_default_actions():
     assert ENGINE.default_action(state, 0) == {"type": "decide", "value": 0}
     ordering = duel({"variant": "chosen_order"})
     assert ENGINE.default_action(ordering, 1) == {"type": "order", "cards": list(range(1, 15))}
+
+
+@pytest.mark.parametrize(
+    ("payload", "english", "italian"),
+    [
+        (
+            lock(bid="abc"),
+            "“bid” must be a whole number.",
+            "“puntata” deve essere un numero intero.",
+        ),
+        (
+            lock(spells=["x"]),
+            "“spells” must be a whole number.",
+            "“incantesimi” deve essere un numero intero.",
+        ),
+        (lock(clone="x"), "“spell to copy” must be a whole number.", "“incantesimo da copiare”"),
+    ],
+)
+def test_a_bad_lock_names_its_field_in_the_phones_language(payload, english, italian):
+    # Found by a player check: an Italian phone read “bid” and “spells” in English.
+    from django.utils import translation
+
+    from companion.errors import error_text
+
+    with pytest.raises(InvalidInput) as refused:
+        ENGINE.parse_action(payload)
+    with translation.override("en"):
+        assert english in error_text(refused.value, "shazamm")
+    with translation.override("it"):
+        assert italian in error_text(refused.value, "shazamm")
