@@ -298,6 +298,29 @@ class Snapshot:
         return found
 
 
+def known(
+    *, code: str | None = None, pk: int | None = None
+) -> tuple[GameSession, tuple[Seat, ...]] | None:
+    """The newest revision this process's tables hold of a session (found by its
+    code or key): a copy of its row, which the caller may change, and its seats,
+    which it may not; None if no table here has it.
+
+    What a tap may be worked out on before the database has confirmed that this is
+    still the session's revision (``rows.write_action``'s ``revision``): the
+    tables follow every revision, so it usually is."""
+    with _tables_lock:
+        if pk is None and code is not None:
+            pk = _CODES.get(code)
+        tables = list(_TABLES.get(pk, {}).values()) if pk is not None else []
+    snapshots = [table.snapshot for table in tables if table.snapshot is not None]
+    if not snapshots:
+        return None
+    newest = max(snapshots, key=lambda snapshot: snapshot.revision)
+    if code is not None and newest.session.code != code:
+        return None
+    return copy.copy(newest.session), newest.seats
+
+
 def read_snapshot(session_id: int) -> Snapshot:
     session = GameSession.objects.get(pk=session_id)
     return Snapshot(session, tuple(session.seats.all()), log_tail(session))
@@ -341,6 +364,9 @@ class Table:
     # -- what the table knows
 
     def _use(self, snapshot: Snapshot) -> None:
+        if self.snapshot is None:
+            with _tables_lock:
+                _CODES[snapshot.session.code] = self.session_id
         if self.snapshot is None or snapshot.revision > self.snapshot.revision:
             self.snapshot = snapshot
             self._parts = {}  # only the latest revision's renders are kept
@@ -568,6 +594,8 @@ async def _check_revisions(loop: asyncio.AbstractEventLoop) -> None:
 
 
 _TABLES: dict[int, dict[asyncio.AbstractEventLoop, Table]] = {}
+#: The session key of each code a table here has read (:func:`known`).
+_CODES: dict[str, int] = {}
 _tables_lock = threading.Lock()
 
 
@@ -609,6 +637,8 @@ def _forget(table: Table, socket: Socket) -> bool:
             del per_loop[table.loop]
         if not per_loop:
             _TABLES.pop(table.session_id, None)
+            if table.snapshot is not None:
+                _CODES.pop(table.snapshot.session.code, None)
         return True
 
 

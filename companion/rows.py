@@ -284,14 +284,96 @@ def _checkpointer(vendor: str) -> tuple[str, tuple[models.Field, ...]]:
 
 
 @functools.cache
-def _combined(vendor: str, checkpoint: bool) -> str:
+def _combined(vendor: str, checkpoint: bool, if_still: bool = False) -> str:
     """:func:`save_state`'s UPDATE (and the checkpoint's INSERT) as data-modifying
     ``WITH`` parts of :func:`append_action`'s INSERT: one statement, which
-    PostgreSQL runs whole or not at all. (Each part runs once, read or not.)"""
-    parts = [f"{connection.ops.quote_name('written')} AS ({_writer(vendor)})"]
+    PostgreSQL runs whole or not at all. (Each part runs once, read or not.)
+
+    ``if_still``: the UPDATE also asks that the row be at a revision (one more
+    value, after its key) and returns its key, and the INSERTs take their values
+    from that: where the row has moved on, nothing is written and nothing
+    returned."""
+    quote = connection.ops.quote_name
+    if not if_still:
+        parts = [f"{quote('written')} AS ({_writer(vendor)})"]
+        if checkpoint:
+            parts.append(f"{quote('kept')} AS ({_checkpointer(vendor)[0]})")
+        return f"WITH {', '.join(parts)} {_inserter(vendor)[0]}"
+    parts = [
+        f"{quote('written')} AS ({_writer(vendor)} AND {quote('revision')} = %s"
+        f" RETURNING {quote('id')})"
+    ]
     if checkpoint:
-        parts.append(f"{connection.ops.quote_name('kept')} AS ({_checkpointer(vendor)[0]})")
-    return f"WITH {', '.join(parts)} {_inserter(vendor)[0]}"
+        parts.append(f"{quote('kept')} AS ({_insert_if_written(Checkpoint, False)})")
+    return f"WITH {', '.join(parts)} {_insert_if_written(Action, True)}"
+
+
+def _insert_if_written(model: type[models.Model], returning: bool) -> str:
+    """:func:`_insert`'s INSERT of a ``model`` row, made only if the ``written``
+    part wrote: its values selected from that part, each cast to its column's type
+    (in a VALUES list PostgreSQL takes them as the columns' types; selected, they
+    would be text). The casts leave out a length (``varchar``, not ``varchar(8)``,
+    which would cut a longer value short): the column's own checks it, as in a
+    VALUES list."""
+    sql, fields = _insert(model, connection.vendor, returning)
+    head, _values, tail = sql.partition(" VALUES (")
+    values = ", ".join(
+        f"CAST(%s AS {(f.db_type(connection) or '').partition('(')[0]})" for f in fields
+    )
+    returned = tail.partition(")")[2]
+    return f"{head} SELECT {values} FROM {connection.ops.quote_name('written')}{returned}"
+
+
+def can_write_if_still() -> bool:
+    """Can :func:`write_action` write on a known revision (its ``revision``) here:
+    PostgreSQL, values bound client-side, and no transaction of the caller's (the
+    statement commits on its own)?"""
+    return (
+        connection.vendor == "postgresql"
+        and not connection.in_atomic_block
+        and connection.get_autocommit()
+        and _binds_client_side(_raw())
+    )
+
+
+def _raw() -> Any:
+    connection.ensure_connection()
+    return connection.connection
+
+
+class Moved(Exception):
+    """The session's row is no longer at the revision a write asked for: nothing
+    was written."""
+
+
+def _write_if_still(
+    sql: str, params: list[Any], row: Action, meanwhile: Callable[[Action], object] | None
+) -> int:
+    """Send the statement, run ``meanwhile`` while it travels (no query may use the
+    connection meanwhile: :class:`Committed`), and return the new row's key, or
+    raise :class:`Moved`. A failure (a key used twice) wrote nothing."""
+    sending = _Sending(connection.connection)
+    wrap = connection.make_debug_cursor if connection.queries_logged else connection.make_cursor
+    with wrap(cast(Any, sending)) as sender:
+        sender.execute(sql, params)
+        try:
+            if meanwhile is not None:
+                with connection.execute_wrapper(_refuse_while_sent):
+                    meanwhile(row)
+        finally:
+            with connection.wrap_database_errors:
+                sending.answer()
+        found = sender.fetchone()
+    if found is None:
+        raise Moved(f"session {row.session_id} is no longer at the revision asked for")
+    return int(found[0])
+
+
+def _refuse_while_sent(execute: Callable[..., Any], sql: str, *args: Any) -> Any:
+    raise Committed(
+        "this connection waits for the answer to the write it sent; "
+        "nothing more can be asked of it until then"
+    )
 
 
 class Committed(RuntimeError):
@@ -306,6 +388,7 @@ def write_action(
     *,
     meanwhile: Callable[[Action], object] | None = None,
     last: bool = False,
+    revision: int | None = None,
     **values: Any,
 ) -> Action:
     """:func:`save_state` then :func:`append_action`, with the same arguments as the
@@ -324,11 +407,21 @@ def write_action(
     commit has nothing left to do. ``meanwhile`` may not query then (the
     lock goes with the commit: a read could see a later change); nor may anything
     until the block ends: both raise :class:`Committed`. If the commit fails, the
-    error is raised here, as the block's commit would."""
+    error is raised here, as the block's commit would.
+
+    ``revision``: the caller worked the action out on what it knew of the session,
+    at this revision, without a lock (:func:`can_write_if_still`). The write is then
+    one statement, committed on its own, which writes nothing (and raises
+    :class:`Moved`) unless the session's row is still at that revision; and
+    ``meanwhile`` runs while it travels: one round trip a tap, not two."""
+    if revision is not None and not can_write_if_still():
+        raise ValueError("a write on a known revision needs PostgreSQL in autocommit")
     if connection.vendor != "postgresql":
         save_state(session, now)
         return append_action(session, now, **values)
     params = _state_params(session, now)
+    if revision is not None:
+        params.append(revision)  # the UPDATE's condition, after the row's key
     row = Action(session=session, created_at=now, **values)
     checkpoint = _checkpoint_due(session, row)
     if checkpoint:
@@ -341,6 +434,12 @@ def write_action(
         f.get_db_prep_save(getattr(row, f.attname), connection)
         for f in _inserter(connection.vendor)[1]
     ]
+    if revision is not None:
+        row.pk = _write_if_still(
+            _combined(connection.vendor, checkpoint, True), params, row, meanwhile
+        )
+        row._state.adding, row._state.db = False, connection.alias
+        return row
     sql = _combined(connection.vendor, checkpoint)
     raw = connection.connection
     if meanwhile is None or not (last and _ends_here() and _binds_client_side(raw)):

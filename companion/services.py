@@ -429,6 +429,9 @@ def _submit(
     again: bool = False,
 ) -> Applied:
     key = _check_key(key)
+    done = _submit_known(lookup, payload, token=token, key=key, seen=seen, again=again)
+    if done is not None:
+        return done
     try:
         with transaction.atomic():
             # The seats are read with the lock (one round trip): the poster's seat,
@@ -438,24 +441,7 @@ def _submit(
                 raise NotFound(
                     _("No session has the code “%(code)s”."), code=lookup.get("code", "")
                 )
-            engine = get_engine(locked.game)
-            action = engine.parse_action(payload)
-            _require_open(locked)
-            _enforce_deadline(locked, engine, seats)
-            seat = _acting_seat(locked, token, seats)
-            owner = engine.owner(locked.state, action)
-            if engine.seat_bound and (seat is None or owner not in (None, seat)):
-                raise Forbidden(_("Only the player in that seat can do that."))
-            if (
-                locked.edit_policy == GameSession.EditPolicy.OWN
-                and owner is not None
-                and owner != seat
-            ):
-                raise Forbidden(_("In this session each player edits only their own board."))
-            # Only where nothing is secret: at a table with hidden cards, telling a
-            # phone that another seat sent the same move would give that move away.
-            if seen is not None and seen < locked.version and not again and not engine.seat_bound:
-                _refuse_repeat(locked, action.to_payload(), seat, seen, seats)
+            engine, action, seat = _checked(locked, seats, payload, token, seen, again)
             row = _apply(locked, engine, action, seat, key, seats=seats, last=True)
     except (IntegrityError, ServiceError, EngineError):
         sessions = {f"session__{field}": value for field, value in lookup.items()}
@@ -465,6 +451,83 @@ def _submit(
         _require_same_poster(existing, token)
         return Applied(existing, created=False, session=existing.session)
     return Applied(row, created=True, session=locked)
+
+
+class _Unsure(Exception):
+    """What this process knows of a session cannot settle the tap: ask the database."""
+
+
+def _checked(
+    locked: GameSession,
+    seats: Sequence[Seat],
+    payload: Mapping[str, Any],
+    token: str,
+    seen: int | None,
+    again: bool,
+    *,
+    known: bool = False,
+) -> tuple[Any, Any, int | None]:
+    """The engine, the parsed action and the acting seat of a tap on ``locked``, or
+    the refusal. ``known``: ``locked`` is what this process knows, not the row
+    under its lock: where the answer would need the database (a deadline passed,
+    a repeat to look up), :class:`_Unsure`."""
+    engine = get_engine(locked.game)
+    action = engine.parse_action(payload)
+    _require_open(locked)
+    if not known:
+        _enforce_deadline(locked, engine, seats)
+    elif locked.deadline is not None and locked.deadline <= timezone.now():
+        raise _Unsure
+    seat = _acting_seat(locked, token, seats)
+    owner = engine.owner(locked.state, action)
+    if engine.seat_bound and (seat is None or owner not in (None, seat)):
+        raise Forbidden(_("Only the player in that seat can do that."))
+    if locked.edit_policy == GameSession.EditPolicy.OWN and owner is not None and owner != seat:
+        raise Forbidden(_("In this session each player edits only their own board."))
+    # Only where nothing is secret: at a table with hidden cards, telling a
+    # phone that another seat sent the same move would give that move away.
+    if seen is not None and seen < locked.version and not again and not engine.seat_bound:
+        if known:
+            raise _Unsure
+        _refuse_repeat(locked, action.to_payload(), seat, seen, seats)
+    return engine, action, seat
+
+
+def _submit_known(
+    lookup: dict[str, Any],
+    payload: Mapping[str, Any],
+    *,
+    token: str,
+    key: str,
+    seen: int | None,
+    again: bool,
+) -> Applied | None:
+    """The tap worked out on the revision this process's tables know of the session
+    (``live.known``), written in one statement on condition that the session is
+    still at that revision, and rendered for the tables while it travels: one round
+    trip to PostgreSQL instead of two (the lock, then the write). None, having
+    written nothing, where that cannot settle it: no table here, a table behind the
+    database (another process's change not heard of yet; two taps at once), a
+    refusal or a repeated key (the locked path gives the answer, against the row),
+    a deadline passed; or not PostgreSQL in autocommit (``rows.can_write_if_still``).
+
+    Its checks are the locked path's (``_checked``) on the same values: the row and
+    its seats at that revision. That is the same row because every change of a
+    session, seats included, moves its revision on (``_changed``)."""
+    if not rows.can_write_if_still():
+        return None
+    from companion import live  # live reads what services write
+
+    known = live.known(**lookup)
+    if known is None:
+        return None
+    session, seats = known
+    try:
+        engine, action, seat = _checked(session, seats, payload, token, seen, again, known=True)
+        row = _apply(session, engine, action, seat, key, seats=seats, known=session.revision)
+    except (rows.Moved, IntegrityError, ServiceError, EngineError, _Unsure):
+        return None
+    return Applied(row, created=True, session=session)
 
 
 def _refuse_repeat(
@@ -520,6 +583,7 @@ def _apply(
     lead_events: Sequence[dict[str, Any]] = (),
     seats: Sequence[Seat] | None = None,
     last: bool = False,
+    known: int | None = None,
 ) -> Action:
     """Apply inside the caller's transaction, then keep timers and bots in step.
 
@@ -527,6 +591,9 @@ def _apply(
     lets the sockets of this process skip reading the session again. ``last``: the
     caller's transaction ends with this action (``rows.write_action``); nothing
     after it here asks anything of the database when ``seats`` are given.
+    ``known``: no transaction; ``locked`` and ``seats`` are what this process knew
+    at that revision, and the write is made only if the row is still there
+    (``rows.write_action``'s ``revision``: else :class:`rows.Moved`).
     """
     waiting_before = engine.waiting_for(locked.state)
     result = engine.apply(locked.state, action, seat)
@@ -552,6 +619,7 @@ def _apply(
         events=[*lead_events, *result.events],
         meanwhile=render_ahead if seats is not None else None,
         last=last,
+        revision=known,
     )
     _after_change(locked, engine, waiting_before, seats, row, deadline_written=True, ahead=ahead)
     return row
@@ -804,6 +872,7 @@ def _append(
     undoes: int | None = None,
     meanwhile: Callable[[Action], object] | None = None,
     last: bool = False,
+    revision: int | None = None,
 ) -> Action:
     session.state = state
     session.version += 1
@@ -823,6 +892,7 @@ def _append(
         undoes=undoes,
         meanwhile=meanwhile,
         last=last,
+        revision=revision,
     )
 
 

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
+from django.db.models import F
 from django.utils import timezone
 
 from companion.models import GameSession
@@ -13,10 +14,13 @@ from companion.models import GameSession
 
 @shared_task
 def close_abandoned_sessions() -> int:
-    """End sessions nobody has touched for a while; returns how many were ended."""
+    """End sessions nobody has touched for a while; returns how many were ended.
+
+    Like every change of a session, it moves the revision on: a tap worked out on
+    the revision a table knew (``services._submit_known``) is then not written."""
     cutoff = timezone.now() - timedelta(hours=settings.SEGNALINO_ABANDONED_AFTER_HOURS)
     return GameSession.objects.filter(ended_at__isnull=True, updated_at__lt=cutoff).update(
-        ended_at=timezone.now()
+        ended_at=timezone.now(), revision=F("revision") + 1
     )
 
 
