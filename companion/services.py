@@ -513,7 +513,11 @@ def _submit_known(
 
     Its checks are the locked path's (``_checked``) on the same values: the row and
     its seats at that revision. That is the same row because every change of a
-    session, seats included, moves its revision on (``_changed``)."""
+    session, seats included, moves its revision on (``_changed``).
+
+    A failure once the write has committed (what runs after it: with eager Celery, a
+    bot's move) also goes to the locked path, which finds the tap's key taken and
+    answers with the action written, as it does for any retry."""
     if not rows.can_write_if_still():
         return None
     from companion import live  # live reads what services write

@@ -13,25 +13,23 @@ from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from companion import live, rows, services
+from companion import live, services
 from companion.errors import Conflict, Forbidden
-from companion.models import Action, Checkpoint, GameSession
+from companion.models import Action, GameSession
 from companion.tasks import close_abandoned_sessions
 from tests.conftest import shot
+from tests.support.databases import postgres_only
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture(autouse=True)
 def _postgres_only():
-    if connection.vendor != "postgresql":
-        pytest.skip(
-            "needs PostgreSQL: set DATABASE_URL=postgres://postgres@127.0.0.1:5432/segnalino"
-        )
+    postgres_only()
 
 
 @contextmanager
@@ -171,82 +169,3 @@ def test_ten_taps_at_once_on_a_known_revision_lose_nothing(make_session):
     assert damage(session, 2) == 10
     versions = sorted(Action.objects.filter(session=session).values_list("version", flat=True))
     assert versions == list(range(1, 11))
-
-
-# ------------------------------------------------ rows.write_action(revision=…)
-
-
-def _known_write(session: GameSession, revision: int, key: str, **changes) -> Action:
-    session.state = {**session.state, **changes}
-    session.version += 1
-    session.revision += 1
-    return rows.write_action(
-        session,
-        timezone.now(),
-        version=session.version,
-        kind=Action.Kind.GAME,
-        seat=1,
-        key=key,
-        payload={"type": "note"},
-        events=[{"type": "noted"}],
-        revision=revision,
-    )
-
-
-@pytest.mark.parametrize("version", [30, 31])
-def test_a_write_on_the_revision_still_there_stores_all_of_it(make_session, version):
-    session = make_session()
-    GameSession.objects.filter(pk=session.pk).update(version=version, revision=version + 5)
-    known = GameSession.objects.get(pk=session.pk)
-    row = _known_write(known, version + 5, "still", note="written")
-    stored = GameSession.objects.get(pk=session.pk)
-    assert stored.state["note"] == "written"
-    assert (stored.version, stored.revision) == (version + 1, version + 6)
-    found = Action.objects.get(pk=row.pk)
-    assert (found.key, found.version, found.seat, found.events) == (
-        "still",
-        version + 1,
-        1,
-        [{"type": "noted"}],
-    )
-    kept = {c.version: c.state for c in Checkpoint.objects.filter(session=session)}
-    assert kept.get(version + 1) == (stored.state if version + 1 == 32 else None)
-
-
-def test_a_write_on_a_revision_gone_writes_nothing(make_session):
-    session = make_session()
-    known = GameSession.objects.get(pk=session.pk)
-    GameSession.objects.filter(pk=session.pk).update(revision=known.revision + 1)
-    before = GameSession.objects.get(pk=session.pk)
-    with pytest.raises(rows.Moved):
-        _known_write(known, known.revision, "gone", note="lost")
-    after = GameSession.objects.get(pk=session.pk)
-    assert (after.state, after.version, after.revision) == (
-        before.state,
-        before.version,
-        before.revision,
-    )
-    assert not Action.objects.filter(session=session).exists()
-
-
-def test_a_write_on_a_known_revision_is_refused_inside_a_transaction(make_session):
-    # Inside a transaction the statement would not commit on its own, and the
-    # revision it checks could be one the transaction itself wrote.
-    session = make_session()
-    known = GameSession.objects.get(pk=session.pk)
-    with transaction.atomic(), pytest.raises(ValueError):
-        _known_write(known, known.revision, "inside")
-    assert not Action.objects.filter(session=session).exists()
-
-
-def test_a_too_long_key_fails_rather_than_being_cut_short(make_session):
-    # The values are cast to their columns' types without a length: the column
-    # itself refuses what does not fit, as a plain INSERT would.
-    from django.db import DataError
-
-    session = make_session()
-    known = GameSession.objects.get(pk=session.pk)
-    with pytest.raises(DataError):
-        _known_write(known, known.revision, "k" * 65)
-    assert not Action.objects.filter(session=session).exists()
-    assert GameSession.objects.get(pk=session.pk).version == 0

@@ -13,16 +13,14 @@ from django.db import connection
 from companion import services
 from companion.models import GameSession
 from tests.conftest import shot
+from tests.support.databases import postgres_only
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture(autouse=True)
 def _postgres_only():
-    if connection.vendor != "postgresql":
-        pytest.skip(
-            "needs PostgreSQL: set DATABASE_URL=postgres://postgres@127.0.0.1:5432/segnalino"
-        )
+    postgres_only()
 
 
 def tap_concurrently(session: GameSession, payloads: list[tuple[dict, str]]) -> list:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import threading
 
@@ -13,6 +14,7 @@ from django.utils import timezone
 from companion import rows, services
 from companion.models import Action, Checkpoint, GameSession, Seat
 from tests.conftest import make_duel, next_key, shot
+from tests.support.databases import postgres_only
 
 pytestmark = pytest.mark.django_db
 
@@ -98,7 +100,14 @@ def test_an_unknown_session_has_no_seats():
 
 
 def _write(
-    locked: GameSession | None, now, key: str, *, meanwhile=None, last=False, **changes
+    locked: GameSession | None,
+    now,
+    key: str,
+    *,
+    meanwhile=None,
+    last=False,
+    revision: int | None = None,
+    **changes,
 ) -> Action:
     assert locked is not None
     locked.state = {**locked.state, **changes}
@@ -115,6 +124,7 @@ def _write(
         events=[{"type": "noted"}],
         meanwhile=meanwhile,
         last=last,
+        revision=revision,
     )
 
 
@@ -161,8 +171,7 @@ def test_a_key_used_twice_fails_and_writes_nothing_of_the_second_action(make_ses
 
 
 def _postgres_only() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("the BEGIN goes with the reads on PostgreSQL only")
+    postgres_only()
 
 
 def _locked_elsewhere(pk: int) -> bool:
@@ -434,4 +443,54 @@ def test_a_last_write_inside_a_savepoint_waits_for_the_outer_block(make_session)
         raise RuntimeError("the outer block fails")
     assert found == [f"read {GameSession.objects.count()}"]
     assert GameSession.objects.get(pk=session.pk).version == 0
+    assert not Action.objects.filter(session=session).exists()
+
+
+# ------------------------------------------------ PostgreSQL: a write on a known revision
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("version", [30, 31])
+def test_a_write_on_the_revision_still_there_stores_all_of_it(make_session, version):
+    _postgres_only()
+    session = make_session()
+    GameSession.objects.filter(pk=session.pk).update(version=version, revision=version + 5)
+    known = GameSession.objects.get(pk=session.pk)
+    row = _write(known, timezone.now(), "still", revision=version + 5, note="written")
+    stored = GameSession.objects.get(pk=session.pk)
+    assert stored.state["note"] == "written"
+    assert (stored.version, stored.revision) == (version + 1, version + 6)
+    found = Action.objects.get(pk=row.pk)
+    assert (found.key, found.version, found.seat, found.events) == (
+        "still",
+        version + 1,
+        1,
+        [{"type": "noted"}],
+    )
+    kept = {c.version: c.state for c in Checkpoint.objects.filter(session=session)}
+    assert kept.get(version + 1) == (stored.state if version + 1 == 32 else None)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("case", ["revision gone", "inside a transaction", "key too long"])
+def test_a_write_on_a_known_revision_that_cannot_stand_writes_nothing(make_session, case):
+    # Revision gone: another tap moved the row on. Inside a transaction: the
+    # statement would not commit on its own, and the revision it checks could be
+    # one the transaction itself wrote. Key too long: the values are cast to their
+    # columns' types without a length, so the column refuses what does not fit, as
+    # in a plain INSERT (a cast to varchar(64) would cut it short).
+    from django.db import DataError
+
+    _postgres_only()
+    session = make_session()
+    known = GameSession.objects.get(pk=session.pk)
+    if case == "revision gone":
+        GameSession.objects.filter(pk=session.pk).update(revision=known.revision + 1)
+    key = "k" * 65 if case == "key too long" else "a-key"
+    failure = {"revision gone": rows.Moved, "inside a transaction": ValueError}.get(case, DataError)
+    block = transaction.atomic() if case == "inside a transaction" else contextlib.nullcontext()
+    before = _fields(GameSession.objects.get(pk=session.pk))
+    with pytest.raises(failure), block:
+        _write(known, timezone.now(), key, revision=known.revision, note="lost")
+    assert _fields(GameSession.objects.get(pk=session.pk)) == before
     assert not Action.objects.filter(session=session).exists()
