@@ -127,6 +127,41 @@ def test_undo_on_one_phone_takes_the_damage_back_on_the_other(phone_a, phone_b):
     expect(phone_b.locator("#history li.undone")).to_contain_text("D-struct-OR hits Violet")
 
 
+#: How far (px) the lowest text of the page's own content runs under the top of the
+#: floating undo bar, scrolled to the end (negative: clear of it). Text inside
+#: something fixed, hidden or folded away (a closed ``<details>``), or visually
+#: hidden (a screen reader's only: 1 px), is not the page's content.
+_UNDER_THE_BAR = """() => {
+  const bar = document.getElementById('controls').getBoundingClientRect();
+  const floating = (el) => {
+    for (let at = el; at; at = at.parentElement) {
+      if (getComputedStyle(at).position === 'fixed') return true;
+    }
+    return false;
+  };
+  let lowest = -Infinity;
+  for (const el of document.body.querySelectorAll('*')) {
+    if (el.children.length || !el.textContent.trim()) continue;
+    if (!el.checkVisibility({visibilityProperty: true}) || floating(el)) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width > 1 && box.height > 1) lowest = Math.max(lowest, box.bottom);
+  }
+  return lowest - bar.top;
+}"""
+
+
+def test_the_undo_bar_never_covers_the_end_of_the_page(phone_a):
+    # The undo bar floats over the bottom of the screen: scrolled to the end, the
+    # last lines of the page (the history, the footer) are above it, not under it.
+    create_session(phone_a)
+    hit(phone_a, "dozer", 1)
+    expect(phone_a.locator("#controls [data-undo]")).to_be_visible()
+    phone_a.evaluate(
+        "window.scrollTo({top: document.documentElement.scrollHeight, behavior: 'instant'})"
+    )
+    assert phone_a.evaluate(_UNDER_THE_BAR) <= 0
+
+
 def test_the_other_phone_keeps_the_newest_fifteen_entries_in_order(phone_a, phone_b):
     # After each tap a phone is sent only the new entry, to put at the top of its
     # history; it drops the oldest past fifteen, and ends up with what a reload shows.
