@@ -32,7 +32,7 @@ from datetime import datetime
 from typing import Any, cast
 
 import psycopg
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from psycopg import generators
 
 from companion import models as tables
@@ -230,10 +230,18 @@ def save_state(session: GameSession, now: datetime) -> None:
 
 def _state_params(session: GameSession, now: datetime) -> list[Any]:
     session.updated_at = now
+    db = _wrapper()
     params: Sequence[Any] = [
-        field.get_db_prep_save(getattr(session, field.attname), connection) for field in _written()
+        field.get_db_prep_save(getattr(session, field.attname), db) for field in _written()
     ]
     return [*params, session.pk]
+
+
+def _wrapper() -> Any:
+    """This thread's database wrapper itself, for the fields' conversions: each look-up
+    through Django's ``connection`` goes through asgiref's ``Local`` (a field's
+    conversion makes two or three; a tap converts some fifteen values)."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 @functools.cache
@@ -328,17 +336,11 @@ def can_write_if_still() -> bool:
     """Can :func:`write_action` write on a known revision (its ``revision``) here:
     PostgreSQL, values bound client-side, and no transaction of the caller's (the
     statement commits on its own)?"""
-    return (
-        connection.vendor == "postgresql"
-        and not connection.in_atomic_block
-        and connection.get_autocommit()
-        and _binds_client_side(_raw())
-    )
-
-
-def _raw() -> Any:
-    connection.ensure_connection()
-    return connection.connection
+    db = _wrapper()
+    if db.vendor != "postgresql" or db.in_atomic_block or not db.get_autocommit():
+        return False
+    db.ensure_connection()
+    return _binds_client_side(db.connection)
 
 
 class Moved(Exception):
@@ -352,16 +354,17 @@ def _write_if_still(
     """Send the statement, run ``meanwhile`` while it travels (no query may use the
     connection meanwhile: :class:`Committed`), and return the new row's key, or
     raise :class:`Moved`. A failure (a key used twice) wrote nothing."""
-    sending = _Sending(connection.connection)
-    wrap = connection.make_debug_cursor if connection.queries_logged else connection.make_cursor
+    db = _wrapper()
+    sending = _Sending(db.connection)
+    wrap = db.make_debug_cursor if db.queries_logged else db.make_cursor
     with wrap(cast(Any, sending)) as sender:
         sender.execute(sql, params)
         try:
             if meanwhile is not None:
-                with connection.execute_wrapper(_refuse_while_sent):
+                with db.execute_wrapper(_refuse_while_sent):
                     meanwhile(row)
         finally:
-            with connection.wrap_database_errors:
+            with db.wrap_database_errors:
                 sending.answer()
         found = sender.fetchone()
     if found is None:
@@ -416,7 +419,8 @@ def write_action(
     ``meanwhile`` runs while it travels: one round trip a tap, not two."""
     if revision is not None and not can_write_if_still():
         raise ValueError("a write on a known revision needs PostgreSQL in autocommit")
-    if connection.vendor != "postgresql":
+    db = _wrapper()
+    if db.vendor != "postgresql":
         save_state(session, now)
         return append_action(session, now, **values)
     params = _state_params(session, now)
@@ -427,18 +431,12 @@ def write_action(
     if checkpoint:
         kept = Checkpoint(session=session, version=row.version, state=session.state)
         params += [
-            f.get_db_prep_save(getattr(kept, f.attname), connection)
-            for f in _checkpointer(connection.vendor)[1]
+            f.get_db_prep_save(getattr(kept, f.attname), db) for f in _checkpointer(db.vendor)[1]
         ]
-    params += [
-        f.get_db_prep_save(getattr(row, f.attname), connection)
-        for f in _inserter(connection.vendor)[1]
-    ]
+    params += [f.get_db_prep_save(getattr(row, f.attname), db) for f in _inserter(db.vendor)[1]]
     if revision is not None:
-        row.pk = _write_if_still(
-            _combined(connection.vendor, checkpoint, True), params, row, meanwhile
-        )
-        row._state.adding, row._state.db = False, connection.alias
+        row.pk = _write_if_still(_combined(db.vendor, checkpoint, True), params, row, meanwhile)
+        row._state.adding, row._state.db = False, db.alias
         return row
     sql = _combined(connection.vendor, checkpoint)
     raw = connection.connection
