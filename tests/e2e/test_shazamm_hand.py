@@ -18,16 +18,17 @@ SCREEN_HEIGHT = 740
 SHOTS = os.environ.get("SEGNALINO_TV_SHOTS")
 
 
-def timed_duel(page: Page, *, full_hand: bool) -> None:
+def timed_duel(page: Page, *, full_hand: bool, language: str = "en") -> None:
     """An online duel with a 60-second turn timer; ``full_hand``: all 14 spells (and
-    the bluff card) in hand, the longest hand there is."""
+    the bluff card) in hand, the longest hand there is. ``language``: the phone's."""
+    page.context.set_extra_http_headers({"Accept-Language": language})
     page.goto("/new/shazamm/")
     page.fill("#name_0", "Anna")
     page.fill("#name_1", "Marco")
     page.select_option("#turn_seconds", "60")
     if full_hand:
         page.select_option("#variant", "full_hand")
-    page.get_by_role("button", name="Create session").click()
+    page.locator("form [type=submit]").last.click()
     page.wait_for_url(SESSION_URL)
     wait_live(page)
     expect(lock_form(page)).to_be_visible()
@@ -86,3 +87,37 @@ def test_a_spell_is_a_tile_and_its_text_opens_on_a_tap(phone_a):
     expect(box_input).to_have_accessible_name("1 Mutism")
     box_input.check()
     expect(box_input).to_be_checked()
+
+
+#: The spell names cut inside a word: each word's width, measured on a line of its
+#: own in the name's font, against the width the name has.
+_CUT_NAMES = """() => {
+  const cut = [];
+  for (const name of document.querySelectorAll('form.lock .spell-name')) {
+    const probe = document.createElement('span');
+    probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
+    probe.style.font = getComputedStyle(name).font;
+    document.body.append(probe);
+    for (const word of name.textContent.trim().split(/\\s+/)) {
+      probe.textContent = word;
+      if (probe.getBoundingClientRect().width > name.getBoundingClientRect().width + 0.5) {
+        cut.push(name.textContent.trim());
+      }
+    }
+    probe.remove();
+  }
+  return cut;
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_no_spell_name_is_cut_inside_a_word_on_a_360px_phone(phone_a, language):
+    # Fifteen tiles of every spell, in English and in Italian (the longer names):
+    # each name keeps its words whole, and takes at most two lines.
+    timed_duel(phone_a, full_hand=True, language=language)
+    tiles = lock_form(phone_a).locator("li.spell-tile")
+    expect(tiles.first).to_be_visible()
+    assert phone_a.evaluate(_CUT_NAMES) == []
+    for tile in tiles.all():
+        box = tile.bounding_box()
+        assert box and box["height"] <= 64, f"{tile.inner_text()!r} takes three lines or more"
