@@ -246,18 +246,31 @@ def _wrapper() -> Any:
 
 @functools.cache
 def _insert(
-    model: type[models.Model], vendor: str, returning: bool
+    model: type[models.Model], vendor: str, returning: bool, selected_from: str = ""
 ) -> tuple[str, tuple[models.Field, ...]]:
     """The INSERT of a ``model`` row, of every concrete field but the key (which it
-    returns if ``returning``), and those fields in order."""
+    returns if ``returning``), and those fields in order.
+
+    ``selected_from``: the row is made only if that ``WITH`` part of the statement
+    returns one, its values selected from it, each cast to its column's type (in a
+    VALUES list PostgreSQL takes them as the columns' types; selected, they would
+    be text). The casts leave out a length (``varchar``, not ``varchar(8)``, which
+    would cut a longer value short): the column itself checks it, as in a VALUES
+    list."""
     meta = model._meta
+    quote = connection.ops.quote_name
     fields = tuple(f for f in meta.concrete_fields if not f.primary_key)
-    table = connection.ops.quote_name(meta.db_table)
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-    marks = ", ".join("%s" for _f in fields)
-    sql = f"INSERT INTO {table} ({columns}) VALUES ({marks})"
+    columns = ", ".join(quote(f.column) for f in fields)
+    if selected_from:
+        casts = ", ".join(
+            f"CAST(%s AS {(f.db_type(connection) or '').partition('(')[0]})" for f in fields
+        )
+        values = f"SELECT {casts} FROM {quote(selected_from)}"
+    else:
+        values = f"VALUES ({', '.join('%s' for _f in fields)})"
+    sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) {values}"
     if returning:
-        sql += f" RETURNING {connection.ops.quote_name(meta.pk.column)}"
+        sql += f" RETURNING {quote(meta.pk.column)}"
     return sql, fields
 
 
@@ -298,38 +311,17 @@ def _combined(vendor: str, checkpoint: bool, if_still: bool = False) -> str:
     PostgreSQL runs whole or not at all. (Each part runs once, read or not.)
 
     ``if_still``: the UPDATE also asks that the row be at a revision (one more
-    value, after its key) and returns its key, and the INSERTs take their values
-    from that: where the row has moved on, nothing is written and nothing
-    returned."""
+    value, after its key) and returns its key, and the INSERTs are made only from
+    that: where the row has moved on, nothing is written and nothing returned."""
     quote = connection.ops.quote_name
-    if not if_still:
-        parts = [f"{quote('written')} AS ({_writer(vendor)})"]
-        if checkpoint:
-            parts.append(f"{quote('kept')} AS ({_checkpointer(vendor)[0]})")
-        return f"WITH {', '.join(parts)} {_inserter(vendor)[0]}"
-    parts = [
-        f"{quote('written')} AS ({_writer(vendor)} AND {quote('revision')} = %s"
-        f" RETURNING {quote('id')})"
-    ]
+    writer, source = _writer(vendor), ""
+    if if_still:
+        writer += f" AND {quote('revision')} = %s RETURNING {quote('id')}"
+        source = "written"
+    parts = [f"{quote('written')} AS ({writer})"]
     if checkpoint:
-        parts.append(f"{quote('kept')} AS ({_insert_if_written(Checkpoint, False)})")
-    return f"WITH {', '.join(parts)} {_insert_if_written(Action, True)}"
-
-
-def _insert_if_written(model: type[models.Model], returning: bool) -> str:
-    """:func:`_insert`'s INSERT of a ``model`` row, made only if the ``written``
-    part wrote: its values selected from that part, each cast to its column's type
-    (in a VALUES list PostgreSQL takes them as the columns' types; selected, they
-    would be text). The casts leave out a length (``varchar``, not ``varchar(8)``,
-    which would cut a longer value short): the column's own checks it, as in a
-    VALUES list."""
-    sql, fields = _insert(model, connection.vendor, returning)
-    head, _values, tail = sql.partition(" VALUES (")
-    values = ", ".join(
-        f"CAST(%s AS {(f.db_type(connection) or '').partition('(')[0]})" for f in fields
-    )
-    returned = tail.partition(")")[2]
-    return f"{head} SELECT {values} FROM {connection.ops.quote_name('written')}{returned}"
+        parts.append(f"{quote('kept')} AS ({_insert(Checkpoint, vendor, False, source)[0]})")
+    return f"WITH {', '.join(parts)} {_insert(Action, vendor, True, source)[0]}"
 
 
 def can_write_if_still() -> bool:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import pickle
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from companion import rendering, services
 from companion.fragments import CLOSE, OPEN
 from companion.models import GameSession
 from companion.selectors import viewer_for
+from companion.tasks import close_abandoned_sessions
 from tests.conftest import make_duel, next_key, phone, shot
 
 pytestmark = pytest.mark.django_db
@@ -163,6 +166,9 @@ def test_renaming_a_seat_shows_on_the_boards_at_once(make_session):
 
 
 def test_every_change_a_phone_sees_bumps_the_revision(make_session):
+    # Also what a tap worked out on the revision a table knows relies on
+    # (services._submit_known): the revision moves with every change of the row or
+    # its seats, so "still at revision R" means "the same row and seats".
     session = make_session()
     revisions = [GameSession.objects.get(pk=session.pk).revision]
     for change in (
@@ -171,6 +177,7 @@ def test_every_change_a_phone_sees_bumps_the_revision(make_session):
         lambda: services.submit_action(
             session, shot("dstructor", "dozer"), token="host", key=next_key()
         ),
+        lambda: services.undo(session, token="host", key=next_key()),
         lambda: services.set_edit_policy(session, "own", "host"),
         lambda: services.free_seat(session, 0, "host"),
         lambda: services.end_session(session, "host"),
@@ -178,6 +185,11 @@ def test_every_change_a_phone_sees_bumps_the_revision(make_session):
         change()
         revisions.append(GameSession.objects.get(pk=session.pk).revision)
     assert revisions == sorted(set(revisions)), revisions
+    # A session nobody touched for long is closed by a task, not by a phone.
+    idle = make_session()
+    GameSession.objects.filter(pk=idle.pk).update(updated_at=timezone.now() - timedelta(days=30))
+    assert close_abandoned_sessions() == 1
+    assert GameSession.objects.get(pk=idle.pk).revision == idle.revision + 1
 
 
 def test_a_board_shared_by_every_seat_never_sees_whose_phone_it_is(make_session, monkeypatch):
