@@ -37,11 +37,11 @@ class Template(backend.Template):
 
 
 class DjangoTemplates(backend.DjangoTemplates):
+    """Django's backend, its templates rendered by :class:`Template` (Django's own
+    finding and errors, the engine's template re-wrapped)."""
+
     def from_string(self, template_code: str) -> Template:
-        return Template(self.engine.from_string(template_code), self)
+        return Template(super().from_string(template_code).template, self)
 
     def get_template(self, template_name: str) -> Template:
-        try:
-            return Template(self.engine.get_template(template_name), self)
-        except TemplateDoesNotExist as exc:
-            backend.reraise(exc, self)
+        return Template(super().get_template(template_name).template, self)
