@@ -118,6 +118,15 @@ def test_no_spell_name_is_cut_inside_a_word_on_a_360px_phone(phone_a, language):
     tiles = lock_form(phone_a).locator("li.spell-tile")
     expect(tiles.first).to_be_visible()
     assert phone_a.evaluate(_CUT_NAMES) == []
+    # A name on two lines squeezes neither the box nor the number beside it.
+    boxes = {
+        round(b["width"]) for b in (c.bounding_box() for c in tiles.locator("input").all()) if b
+    }
+    numbers = {
+        round(b["width"]) for b in (n.bounding_box() for n in tiles.locator(".spell-no").all()) if b
+    }
+    assert len(boxes) == 1, boxes
+    assert len(numbers) <= 2, numbers  # one digit or two
     for tile in tiles.all():
         box = tile.bounding_box()
         assert box and box["height"] <= 64, f"{tile.inner_text()!r} takes three lines or more"
