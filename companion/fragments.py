@@ -26,7 +26,7 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils import translation
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 #: A piece's key: its template, language and values, as one ``bytes`` (not a tuple:
 #: a table makes some thirty keys a revision and keeps them until the next, and the
@@ -78,7 +78,7 @@ class Store:
     def put(self, key: Key, html: str, children: tuple[Key, ...]) -> Entry:
         """Keep a piece just rendered; what the store now gives for its key. Whether
         it can be sent alone is worked out here once, not each time it is used."""
-        entry = (mark_safe(html), _alone(html), children)
+        entry = (SafeString(html), _alone(html), children)
         self.current[key] = entry
         return entry
 
@@ -150,7 +150,7 @@ def render(template_name: str, values: dict[str, Any]) -> SafeString:
     for this piece): it is neither copied nor kept."""
     using_now = _STORE.get()
     if using_now is None:
-        return mark_safe(render_to_string(template_name, values))
+        return SafeString(render_to_string(template_name, values))
     store, language = using_now
     key = key_of(template_name, values, language)
     outer = _NESTED.get()
@@ -168,7 +168,7 @@ def render(template_name: str, values: dict[str, Any]) -> SafeString:
             _NESTED.reset(token)
         entry = store.put(key, html, tuple(nested))
     if outer is not None and entry[1]:
-        return mark_safe(OPEN + entry[0] + CLOSE)
+        return SafeString(OPEN + entry[0] + CLOSE)
     return entry[0]
 
 

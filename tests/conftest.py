@@ -29,6 +29,36 @@ def next_key() -> str:
     return f"test-key-{next(_keys)}"
 
 
+class ShownRaw(AssertionError):
+    """A float, decimal or date reached a template's ``{{ }}`` raw."""
+
+
+@pytest.fixture(autouse=True)
+def _no_raw_fractions_or_dates(monkeypatch):
+    """Templates render without Django's localization (config/template_backend.py):
+    the whole numbers they show are the same digits in every language. A float, a
+    decimal or a date would not be, so any that a template shows raw fails the test
+    that rendered it, whichever it is."""
+    import datetime
+    import decimal
+
+    from django.template import base
+
+    localize = base.localize
+
+    def checked(value, use_l10n=None):
+        if use_l10n is False and isinstance(
+            value, float | decimal.Decimal | datetime.date | datetime.time
+        ):
+            raise ShownRaw(
+                f"{value!r} shown raw in a template: format it on purpose (|floatformat, "
+                "|date, |localize, or in the presenter); config/template_backend.py"
+            )
+        return localize(value, use_l10n=use_l10n)
+
+    monkeypatch.setattr(base, "localize", checked)
+
+
 @pytest.fixture(autouse=True)
 def _plain_static_files(settings):
     """Tests render pages without running collectstatic first."""

@@ -5,7 +5,7 @@ from django import template
 from django.template import Engine
 from django.template.base import FilterExpression, token_kwargs
 from django.utils.html import format_html
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 from companion import fragments
 from companion.selectors import SEATS_TEMPLATE, seats_values
@@ -65,7 +65,7 @@ class FragmentNode(template.Node):
         if self.each is None:
             return fragment(context, name, values)
         item, items = self.each
-        return mark_safe(
+        return SafeString(
             "".join(
                 fragment(context, name, {**values, item: each})
                 for each in items.resolve(context, ignore_failures=True) or ()

@@ -212,6 +212,13 @@ def _stepper_labels(colour: str, _language: str | None) -> tuple[str, str, str]:
     )
 
 
+@functools.lru_cache(maxsize=16)
+def _powerup_kinds(_language: str | None) -> tuple[tuple[str, str], ...]:
+    """Each power-up kind and its name in the current language, made once a
+    language (every board after every tap names them)."""
+    return tuple((kind, str(POWERUP_LABELS[kind])) for kind in rules.POWERUP_KINDS)
+
+
 def character_name(slug: str | None) -> str:
     return CHARACTERS[slug].name if slug in CHARACTERS else str(slug or "?")
 
@@ -320,8 +327,8 @@ class AdrenalinePresenter:
     ) -> dict[str, Any]:
         cards = weapon_cards()
         names = {seat.index: seat.name for seat in seats}
-        kinds = tuple((kind, str(POWERUP_LABELS[kind])) for kind in rules.POWERUP_KINDS)
         language = get_language()
+        kinds = _powerup_kinds(language)
         colours = tuple((c, _stepper_labels(c, language)[0]) for c in COLOURS)
         players = []
         for index, player in enumerate(view["players"]):
@@ -342,7 +349,7 @@ class AdrenalinePresenter:
                     "seat": index,
                     "seat_name": names.get(index) or who.name,
                     "character": who,
-                    "slots": _slots(player),
+                    "slots": _slots(tuple(player["damage"])),
                     "damage_count": len(player["damage"]),
                     "marks": [
                         {"by": CHARACTERS[by], "count": count}
@@ -690,14 +697,16 @@ def _pickup_options(view: dict[str, Any]) -> str:
 _SLOT_MARKS = {3: " threshold", 6: " threshold", 11: " kill", 12: " overkill"}
 
 
-def _slots(player: dict[str, Any]) -> tuple[tuple[str, Character | None, str], ...]:
+@functools.lru_cache(maxsize=1024)
+def _slots(damage: tuple[str, ...]) -> tuple[tuple[str, Character | None, str], ...]:
     """Twelve damage slots, each as (its classes: the shooter's colour, the
     thresholds marked; who filled it; its number): the track is re-rendered after
     every hit, so the classes are joined here rather than by four tests per slot,
-    and each is a tuple, not a dict (in every board's key after every tap)."""
+    and each is a tuple, not a dict (in every board's key after every tap). Made
+    once a track (five boards after every tap, most of them unchanged)."""
     slots = []
     for number in range(1, 13):
-        shooter = player["damage"][number - 1] if number <= len(player["damage"]) else None
+        shooter = damage[number - 1] if number <= len(damage) else None
         by = CHARACTERS.get(shooter) if shooter else None
         filled = f" c-{by.colour} filled" if by else ""
         slots.append((f"slot{filled}{_SLOT_MARKS.get(number, '')}", by, str(number)))
