@@ -18,14 +18,17 @@ board), and strips them from everything it sends.
 
 from __future__ import annotations
 
+import functools
 import pickle
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from typing import Any
 
-from django.template.loader import render_to_string
+from django.core.signals import setting_changed
+from django.template.loader import get_template
 from django.utils import translation
+from django.utils.autoreload import file_changed
 from django.utils.safestring import SafeString
 
 #: A piece's key: its template, language and values, as one ``bytes`` (not a tuple:
@@ -131,6 +134,34 @@ def pieces() -> Iterator[None]:
         _NESTED.reset(token)
 
 
+@functools.cache
+def template(name: str) -> Any:
+    """The template ``name``, found once per process. Django's ``render_to_string``
+    finds it again on every call (the engines, the backend, the cached loader: a
+    dozen calls and two wrappers), some thirty thousand instructions each; a live
+    table renders about ten a tap. Forgotten whenever the development server's
+    autoreloader sees a file change, as Django's cached loader is then (and when a
+    test changes the template settings)."""
+    return get_template(name)
+
+
+_found = template  # what the signals below clear (a test may stand in for ``template``)
+
+
+def _file_changed(sender: Any, file_path: Any, **kwargs: Any) -> None:
+    _found.cache_clear()
+
+
+def _setting_changed(setting: str, **kwargs: Any) -> None:
+    # The settings Django's own test signals reset the template engines for.
+    if setting in {"TEMPLATES", "DEBUG", "INSTALLED_APPS"}:
+        _found.cache_clear()
+
+
+file_changed.connect(_file_changed, dispatch_uid="segnalino-fragments-file-changed")
+setting_changed.connect(_setting_changed, dispatch_uid="segnalino-fragments-setting-changed")
+
+
 def key_of(template_name: str, values: dict[str, Any], language: str) -> Key:
     """The template, the language and the values as bytes (pickled: every field of
     every object, nested), joined by NULs (no template name or language holds one,
@@ -150,7 +181,7 @@ def render(template_name: str, values: dict[str, Any]) -> SafeString:
     for this piece): it is neither copied nor kept."""
     using_now = _STORE.get()
     if using_now is None:
-        return SafeString(render_to_string(template_name, values))
+        return SafeString(template(template_name).render(values))
     store, language = using_now
     key = key_of(template_name, values, language)
     outer = _NESTED.get()
@@ -163,7 +194,7 @@ def render(template_name: str, values: dict[str, Any]) -> SafeString:
         nested: list[Key] = []
         token = _NESTED.set(nested)
         try:
-            html = render_to_string(template_name, values)
+            html = template(template_name).render(values)
         finally:
             _NESTED.reset(token)
         entry = store.put(key, html, tuple(nested))

@@ -34,7 +34,6 @@ up within seconds of any lost message.
 from __future__ import annotations
 
 import asyncio
-import copy
 import functools
 import itertools
 import logging
@@ -46,10 +45,13 @@ from contextvars import Context
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
+import django
 import redis
 import redis.asyncio
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db import models
+from django.db.utils import DJANGO_VERSION_PICKLE_KEY
 from django.utils import translation
 
 from companion import fragments
@@ -221,7 +223,26 @@ def offer(
 def _copies(
     session: GameSession, seats: Sequence[Seat], row: Action | None
 ) -> tuple[GameSession, tuple[Seat, ...], Action | None]:
-    return copy.copy(session), tuple(copy.copy(seat) for seat in seats), copy.copy(row)
+    return (
+        copied(session),
+        tuple(copied(seat) for seat in seats),
+        copied(row) if row is not None else None,
+    )
+
+
+_Model = TypeVar("_Model", bound=models.Model)
+
+
+def copied(instance: _Model) -> _Model:
+    """A copy of a model instance, as ``copy.copy`` makes one (Django's own
+    ``__getstate__`` and ``__setstate__``), without the rest of pickling's protocol
+    that ``copy.copy`` goes through (``__reduce__``, the model looked up again by
+    its label, ``copy._reconstruct``): seven copies a tap."""
+    state = instance.__getstate__()
+    state[DJANGO_VERSION_PICKLE_KEY] = django.__version__
+    new: Any = instance.__class__.__new__(instance.__class__)
+    new.__setstate__(state)  # Model's, which django-stubs leaves out
+    return new
 
 
 def _rendered(
@@ -318,7 +339,7 @@ def known(
     newest = max(snapshots, key=lambda snapshot: snapshot.revision)
     if code is not None and newest.session.code != code:
         return None
-    return copy.copy(newest.session), newest.seats
+    return copied(newest.session), newest.seats
 
 
 def read_snapshot(session_id: int) -> Snapshot:

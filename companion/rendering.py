@@ -21,10 +21,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.template.loader import render_to_string
 from django.utils import translation
 
-from companion.fragments import CLOSE, OPEN, Store, using
+from companion.fragments import CLOSE, OPEN, Store, template, using
 from companion.fragments import render as render_piece
 from companion.models import GameSession, Seat
 from companion.selectors import (
@@ -84,7 +83,7 @@ def render_part(
             return render_piece(SEATS_TEMPLATE, values)
         context = table_context(session, viewer, seats=list(seats), tail=tail)
         context.update(oob=True, csrf_token="")
-        return render_to_string(SHARED_TEMPLATE, context)
+        return template(SHARED_TEMPLATE).render(context)
 
 
 def render_frames(

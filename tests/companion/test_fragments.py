@@ -9,6 +9,7 @@ from companion import fragments
 from companion.rendering import PERSONAL, SHARED, cut, render_frames, render_part
 from companion.selectors import viewer_for
 from tests.conftest import next_key, shot
+from tests.support.pieces import rendered_pieces
 
 pytestmark = pytest.mark.django_db
 
@@ -27,11 +28,7 @@ def entry(version: int, line: str) -> dict:
 
 
 def test_the_same_values_are_rendered_once_and_a_changed_value_again(monkeypatch):
-    renders: list[str] = []
-    real = fragments.render_to_string
-    monkeypatch.setattr(
-        fragments, "render_to_string", lambda name, ctx: renders.append(name) or real(name, ctx)
-    )
+    renders = rendered_pieces(monkeypatch)
     store = fragments.Store()
     with fragments.using(store, "en"):
         first = fragments.render(ENTRY, {"entry": entry(1, "Banshee hits Dozer")})
@@ -124,14 +121,7 @@ def test_a_piece_reused_whole_keeps_the_pieces_nested_in_it(settings, tmp_path, 
     settings.TEMPLATES = [
         {**settings.TEMPLATES[0], "DIRS": [templates, *settings.TEMPLATES[0]["DIRS"]]}
     ]
-    renders: list[str] = []
-    real = fragments.render_to_string
-
-    def counted(name, values):
-        renders.append(name)
-        return real(name, values)
-
-    monkeypatch.setattr(fragments, "render_to_string", counted)
+    renders = rendered_pieces(monkeypatch)
     store = fragments.Store()
     with fragments.using(store, "en"):
         fragments.render("outer.html", {"n": 1, "m": "gear"})
@@ -192,11 +182,7 @@ def test_pieces_of_a_list_in_a_live_table_are_kept_one_by_one(monkeypatch):
     # A new item at the top renders that item alone; the others come from the store.
     from django.template import Context, Template
 
-    renders: list[str] = []
-    real = fragments.render_to_string
-    monkeypatch.setattr(
-        fragments, "render_to_string", lambda name, ctx: renders.append(name) or real(name, ctx)
-    )
+    renders = rendered_pieces(monkeypatch)
     page = Template("{% load segnalino %}{% fragment name for entry in entries %}")
     store = fragments.Store()
     older = [entry(2, "two"), entry(1, "one")]
@@ -208,3 +194,24 @@ def test_pieces_of_a_list_in_a_live_table_are_kept_one_by_one(monkeypatch):
     assert [html.index(f'id="history-{n}"') for n in (3, 2, 1)] == sorted(
         html.index(f'id="history-{n}"') for n in (3, 2, 1)
     )
+
+
+def test_a_template_edited_under_the_development_server_is_rendered_as_edited(settings, tmp_path):
+    # Pieces' templates are found once per process; the autoreloader's word that a
+    # file changed makes them found again, as Django's own cached loader does.
+    from pathlib import Path
+
+    from django.utils.autoreload import file_changed
+
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    piece = templates / "edited.html"
+    piece.write_text("<p>{{ n }} before</p>")
+    settings.TEMPLATES = [
+        {**settings.TEMPLATES[0], "DIRS": [templates, *settings.TEMPLATES[0]["DIRS"]]}
+    ]
+    assert fragments.render("edited.html", {"n": 1}) == "<p>1 before</p>"
+    piece.write_text("<p>{{ n }} after</p>")
+    assert fragments.render("edited.html", {"n": 1}) == "<p>1 before</p>"  # found once
+    file_changed.send(sender=None, file_path=Path(piece))
+    assert fragments.render("edited.html", {"n": 1}) == "<p>1 after</p>"

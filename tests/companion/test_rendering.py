@@ -331,16 +331,10 @@ def test_a_cube_paid_by_the_shooter_leaves_the_shot_helper_alone_unless_a_scope_
     """The shot helper is rendered again only when what it shows changes: the
     shooter's cubes show in it only as the colours a Targeting Scope can be paid
     with (a cube paid is the commonest tap; the helper is the costliest piece)."""
-    from companion import fragments
     from companion.fragments import Store
+    from tests.support.pieces import rendered_pieces
 
-    rendered: list[str] = []
-    real = fragments.render_to_string
-    monkeypatch.setattr(
-        fragments,
-        "render_to_string",
-        lambda name, values: rendered.append(name) or real(name, values),
-    )
+    rendered = rendered_pieces(monkeypatch)
     session = make_session()
     tokens = _sit_everyone(session)
     store, shown = Store(), rendering.Shown()
