@@ -4,6 +4,7 @@ caught, and figures moved on the map seen on the other phone."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.pages import no_horizontal_scroll, wait_live
@@ -123,4 +124,24 @@ def test_a_cube_paid_on_one_phone_is_counted_on_the_other(phone_a, phone_b):
     gear_a.get_by_role("button", name="Remove one: red").click()
     expect(phone_b.locator("#history")).to_contain_text("-1 red")
     assert int(red_on_b.text_content() or "") == before
+    no_horizontal_scroll(phone_a)
+
+
+@pytest.mark.parametrize(("language", "damage"), [("en", "Damage"), ("it", "Danni")])
+def test_a_hits_numbers_sit_on_one_row_of_a_360px_phone(phone_a, language, damage):
+    """A board's hit form: each row of numbers (damage 0–4, marks 0–3) is one row at
+    360 px, its name above it, not a last number alone on a line of its own."""
+    create_session(phone_a)
+    phone_a.context.set_extra_http_headers({"Accept-Language": language})
+    phone_a.reload()
+    wait_live(phone_a)
+    form = phone_a.locator("article#player-dozer form.hit")
+    expect(form.locator("fieldset.pips legend").first).to_have_text(damage)
+    for fieldset in form.locator("fieldset.pips").all():
+        boxes = [label.bounding_box() for label in fieldset.locator("label").all()]
+        tops = {round(box["y"]) for box in boxes if box is not None}
+        assert len(boxes) >= 4 and len(tops) == 1, (
+            f"{fieldset.locator('legend').text_content()}: numbers on {len(tops)} rows"
+        )
+        assert all(box is not None and box["width"] >= 44 for box in boxes)  # thumb-sized
     no_horizontal_scroll(phone_a)
