@@ -70,6 +70,23 @@ def test_the_board_follows_the_language_and_the_damage(make_session):
     assert GameSession.objects.get(pk=session.pk).version == 1
 
 
+def test_the_pick_up_list_escapes_every_weapon_name_it_writes(make_session, monkeypatch):
+    # The <option>s reach the board as a plain string marked safe where it is
+    # written (a SafeString in every board's key pickles four times slower): each
+    # name is escaped when the list is built.
+    from games.adrenaline import views
+
+    monkeypatch.setattr(views, "_PICKUP_OPTIONS", {})
+    monkeypatch.setattr(
+        views, "weapons_by_name", lambda: [("odd", '<b>"Odd" & Co</b>'), ("zx-2", "ZX-2")]
+    )
+    session = make_session()
+    tokens = _sit_everyone(session)
+    frame = _frame(session, tokens[1], "en")
+    assert '<option value="odd">&lt;b&gt;&quot;Odd&quot; &amp; Co&lt;/b&gt;</option>' in frame
+    assert '<option value="zx-2">ZX-2</option>' in frame and "<b>" not in frame
+
+
 def test_an_adrenaline_frame_stays_one_byte_a_character_in_both_languages(make_session):
     """Its typography (dashes, arrows, ellipses) is written as character references:
     one character past Latin-1 anywhere makes CPython keep all of a live part, and
