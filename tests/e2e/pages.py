@@ -3,10 +3,11 @@ live badge, check the page fits a 360 px phone."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page
 
 SESSION_URL = re.compile(r"/s/([A-Z0-9]+)/$")
 # How long a phone waits for something another phone did to show up.
@@ -41,3 +42,40 @@ def new_session(
 def no_horizontal_scroll(page: Page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, f"the page is {width}px wide on a 360px phone"
+
+
+def boxes(locator: Locator) -> list[dict[str, float]]:
+    """The on-screen boxes of every element ``locator`` finds, in order."""
+    found = [element.bounding_box() for element in locator.all()]
+    assert found and all(box is not None for box in found), f"{locator} is not all shown"
+    return [box for box in found if box is not None]
+
+
+def on_one_line(locator: Locator) -> None:
+    """Each element ``locator`` finds is laid out on one line (not broken in two)."""
+    for element in locator.all():
+        lines = element.evaluate("node => node.getClientRects().length")
+        assert lines == 1, f"{element.text_content()!r} is broken over {lines} lines"
+
+
+def side_by_side(first: Locator, second: Locator) -> None:
+    """``first`` and ``second`` share a line (the second did not wrap away alone)."""
+    a, b = boxes(first)[0], boxes(second)[0]
+    assert abs(a["y"] - b["y"]) < a["height"] / 2, (
+        f"{first.text_content()!r} and {second.text_content()!r} are on different lines"
+    )
+
+
+def apart(locator: Locator, gap: float = 3) -> None:
+    """The elements ``locator`` finds that share a line do not touch."""
+    found = boxes(locator)
+    for left, right in itertools.pairwise(found):
+        if abs(left["y"] - right["y"]) < left["height"] / 2:
+            space = right["x"] - (left["x"] + left["width"])
+            assert space >= gap, f"two of {locator} are {space:.1f}px apart"
+
+
+def tall_enough(locator: Locator, height: float = 44) -> None:
+    """Every element ``locator`` finds is at least a thumb high."""
+    for box in boxes(locator):
+        assert box["height"] >= height, f"a tap target of {locator} is {box['height']:.0f}px high"

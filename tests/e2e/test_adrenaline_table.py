@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import no_horizontal_scroll, wait_live
+from tests.e2e.pages import no_horizontal_scroll, on_one_line, wait_live
 from tests.e2e.test_table import create_session, expect_damage, join_by_code, sit
 
 VIEWPORT_HEIGHT = 740
@@ -145,3 +145,19 @@ def test_a_hits_numbers_sit_on_one_row_of_a_360px_phone(phone_a, language, damag
         )
         assert all(box is not None and box["width"] >= 44 for box in boxes)  # thumb-sized
     no_horizontal_scroll(phone_a)
+
+
+def test_nothing_sits_at_the_bottom_of_the_screen_until_there_is_something_to_undo(phone_a):
+    # The undo bar is fixed at the bottom; with nothing to undo it is not there at
+    # all (it used to leave a strip across whatever scrolled under it), and the
+    # shot helper's Record button keeps its place above the bar only while it shows.
+    create_session(phone_a, host_seat="dstructor")
+    expect(phone_a.locator("#controls")).to_be_hidden()
+    record = phone_a.locator("#shot-form button.record")
+    assert record.evaluate("node => getComputedStyle(node).bottom") == "12px"
+    board = phone_a.locator("article#player-dozer")
+    board.locator("[data-hit=dozer]").click()
+    expect_damage(phone_a, "dozer", 1)
+    expect(phone_a.locator("#controls [data-undo]")).to_be_visible()
+    assert record.evaluate("node => getComputedStyle(node).bottom") == "76px"
+    on_one_line(phone_a.locator("#history .by"))

@@ -6,7 +6,14 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import SESSION_URL, new_session, no_horizontal_scroll, wait_live
+from tests.e2e.pages import (
+    SESSION_URL,
+    new_session,
+    no_horizontal_scroll,
+    on_one_line,
+    tall_enough,
+    wait_live,
+)
 
 pytestmark = [pytest.mark.e2e]
 
@@ -41,6 +48,9 @@ def test_a_reveal_on_one_phone_shows_the_order_and_the_elimination_on_the_others
     expect(phone_b.locator("#history")).to_contain_text("Kablamo! Bruno è fuori.")
     expect(phone_a.locator("#history")).to_contain_text("Kablamo! Bruno is out.")
     expect(phone_a.locator("[data-next]")).to_be_visible()  # on to Replace
+    for page in (phone_a, phone_b):
+        tall_enough(page.locator("details.add-bullet > summary, details.eliminate > summary"))
+        on_one_line(page.locator("#history .by"))  # "— Anna", never the dash alone
     no_horizontal_scroll(phone_a)
     no_horizontal_scroll(phone_b)
 

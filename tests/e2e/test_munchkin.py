@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import new_session, no_horizontal_scroll, wait_live
+from tests.e2e.pages import apart, new_session, no_horizontal_scroll, wait_live
 
 pytestmark = [pytest.mark.e2e]
 
@@ -52,6 +52,10 @@ def test_a_fight_set_up_on_one_phone_adds_up_live_on_the_other(phone_a, phone_b)
     totals(phone_b, 1, 3)
     expect(phone_b.locator("[data-winning]")).to_have_text("Monsters winning by 2")
     expect(phone_b.locator("#mk-fight")).to_contain_text("#1 Zombie")
+    # Anna is playing and fighting: two badges on her card, not run together.
+    badges = phone_b.locator(".mk-player-head .mk-badges").first.locator(".badge")
+    expect(badges).to_have_count(2)
+    apart(badges)
 
     # Bruno's phone asks Bruno to help, and the totals move on Anna's phone.
     phone_b.select_option("#mk-helper", label="Bruno")

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import new_session, no_horizontal_scroll, wait_live
+from tests.e2e.pages import new_session, no_horizontal_scroll, side_by_side, wait_live
 
 pytestmark = [pytest.mark.e2e]
 
@@ -59,6 +59,8 @@ def test_two_phones_build_their_armies_and_see_a_battle_judged_live(phone_a, pho
     phone_b.get_by_role("button", name="Knight").click()
     phone_a.locator("[data-card='9']").click()
     expect(phone_b.locator("#board")).to_contain_text("card down")
+    for pair in phone_b.locator(".battle .card-pair").all():  # "Bruno:" with his card
+        side_by_side(pair.locator(".card-of"), pair.locator(".playing-card"))
     phone_b.locator("[data-card='K']").click()
 
     # 8 + 9 = 17 against 5 + 13 = 18: the Knight holds, on both phones.
