@@ -145,17 +145,14 @@ def template(name: str) -> Any:
     return get_template(name)
 
 
-_found = template  # what the signals below clear (a test may stand in for ``template``)
-
-
 def _file_changed(sender: Any, file_path: Any, **kwargs: Any) -> None:
-    _found.cache_clear()
+    template.cache_clear()
 
 
 def _setting_changed(setting: str, **kwargs: Any) -> None:
     # The settings Django's own test signals reset the template engines for.
     if setting in {"TEMPLATES", "DEBUG", "INSTALLED_APPS"}:
-        _found.cache_clear()
+        template.cache_clear()
 
 
 file_changed.connect(_file_changed, dispatch_uid="segnalino-fragments-file-changed")
