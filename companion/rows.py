@@ -347,18 +347,13 @@ def _write_if_still(
     connection meanwhile: :class:`Committed`), and return the new row's key, or
     raise :class:`Moved`. A failure (a key used twice) wrote nothing."""
     db = _wrapper()
-    sending = _Sending(db.connection)
-    wrap = db.make_debug_cursor if db.queries_logged else db.make_cursor
-    with wrap(cast(Any, sending)) as sender:
-        sender.execute(sql, params)
-        try:
-            if meanwhile is not None:
-                with db.execute_wrapper(_refuse_while_sent):
-                    meanwhile(row)
-        finally:
-            with db.wrap_database_errors:
-                sending.answer()
-        found = sender.fetchone()
+
+    def refusing() -> None:
+        if meanwhile is not None:
+            with db.execute_wrapper(_refuse_while_sent):
+                meanwhile(row)
+
+    found = _sent(db, sql, params, refusing)
     if found is None:
         raise Moved(f"session {row.session_id} is no longer at the revision asked for")
     return int(found[0])
@@ -430,31 +425,40 @@ def write_action(
         row.pk = _write_if_still(_combined(db.vendor, checkpoint, True), params, row, meanwhile)
         row._state.adding, row._state.db = False, db.alias
         return row
-    sql = _combined(connection.vendor, checkpoint)
-    raw = connection.connection
-    if meanwhile is None or not (last and _ends_here() and _binds_client_side(raw)):
-        with connection.cursor() as cursor:
+    sql = _combined(db.vendor, checkpoint)
+    if meanwhile is None or not (last and _ends_here() and _binds_client_side(db.connection)):
+        with db.cursor() as cursor:
             cursor.execute(sql, params)
             (row.pk,) = cursor.fetchone()
         if meanwhile is not None:
             meanwhile(row)  # the answer is in: it may ask the database
     else:
-        sending = _Sending(raw)
-        # Django wraps it as it does its own cursors (with DEBUG, logging what it ran).
-        wrap = connection.make_debug_cursor if connection.queries_logged else connection.make_cursor
-        with wrap(cast(Any, sending)) as sender:
-            sender.execute(f"{sql}; COMMIT", params)
-            try:
-                _refuse_until_block_ends()
-                meanwhile(row)
-            finally:
-                # Read even if ``meanwhile`` failed: the connection is not free
-                # until then (and the write stands: its COMMIT went with it).
-                with connection.wrap_database_errors:
-                    sending.answer()
-            (row.pk,) = sender.fetchone()
-    row._state.adding, row._state.db = False, connection.alias
+        call = meanwhile
+
+        def committed() -> None:
+            _refuse_until_block_ends()
+            call(row)
+
+        (row.pk,) = _sent(db, f"{sql}; COMMIT", params, committed)
+    row._state.adding, row._state.db = False, db.alias
     return row
+
+
+def _sent(db: Any, sql: str, params: list[Any], meanwhile: Callable[[], object]) -> Any:
+    """Send ``sql`` without waiting (:class:`_Sending`), run ``meanwhile`` while it
+    travels, then read the answer (even if ``meanwhile`` failed: the connection is
+    not free until then, and what was sent stands) and return its first row, or
+    None. Django wraps the cursor as it does its own (with DEBUG, logging what ran)."""
+    sending = _Sending(db.connection)
+    wrap = db.make_debug_cursor if db.queries_logged else db.make_cursor
+    with wrap(cast(Any, sending)) as sender:
+        sender.execute(sql, params)
+        try:
+            meanwhile()
+        finally:
+            with db.wrap_database_errors:
+                sending.answer()
+        return sender.fetchone()
 
 
 class _Sending(psycopg.ClientCursor):

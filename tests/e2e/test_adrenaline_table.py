@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import no_horizontal_scroll, on_one_line, wait_live
+from tests.e2e.pages import boxes, no_horizontal_scroll, on_one_line, tall_enough, wait_live
 from tests.e2e.test_table import create_session, expect_damage, join_by_code, sit
 
 VIEWPORT_HEIGHT = 740
@@ -138,12 +138,13 @@ def test_a_hits_numbers_sit_on_one_row_of_a_360px_phone(phone_a, language, damag
     form = phone_a.locator("article#player-dozer form.hit")
     expect(form.locator("fieldset.pips legend").first).to_have_text(damage)
     for fieldset in form.locator("fieldset.pips").all():
-        boxes = [label.bounding_box() for label in fieldset.locator("label").all()]
-        tops = {round(box["y"]) for box in boxes if box is not None}
-        assert len(boxes) >= 4 and len(tops) == 1, (
+        numbers = boxes(fieldset.locator("label"))
+        tops = {round(box["y"]) for box in numbers}
+        assert len(numbers) >= 4 and len(tops) == 1, (
             f"{fieldset.locator('legend').text_content()}: numbers on {len(tops)} rows"
         )
-        assert all(box is not None and box["width"] >= 44 for box in boxes)  # thumb-sized
+        assert all(box["width"] >= 44 for box in numbers)  # thumb-sized
+        tall_enough(fieldset.locator("label"))
     no_horizontal_scroll(phone_a)
 
 

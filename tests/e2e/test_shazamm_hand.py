@@ -8,7 +8,7 @@ import os
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import wait_live
+from tests.e2e.pages import boxes, wait_live
 from tests.e2e.test_shazamm import SESSION_URL, lock_form
 
 pytestmark = [pytest.mark.e2e]
@@ -119,14 +119,13 @@ def test_no_spell_name_is_cut_inside_a_word_on_a_360px_phone(phone_a, language):
     expect(tiles.first).to_be_visible()
     assert phone_a.evaluate(_CUT_NAMES) == []
     # A name on two lines squeezes neither the box nor the number beside it.
-    boxes = {
-        round(b["width"]) for b in (c.bounding_box() for c in tiles.locator("input").all()) if b
-    }
-    numbers = {
-        round(b["width"]) for b in (n.bounding_box() for n in tiles.locator(".spell-no").all()) if b
-    }
-    assert len(boxes) == 1, boxes
+    checkboxes = {round(box["width"]) for box in boxes(tiles.locator("input"))}
+    numbers = {round(box["width"]) for box in boxes(tiles.locator(".spell-no"))}
+    assert len(checkboxes) == 1, checkboxes
     assert len(numbers) <= 2, numbers  # one digit or two
-    for tile in tiles.all():
-        box = tile.bounding_box()
-        assert box and box["height"] <= 64, f"{tile.inner_text()!r} takes three lines or more"
+    tall = [
+        t.inner_text()
+        for t, box in zip(tiles.all(), boxes(tiles), strict=True)
+        if box["height"] > 64
+    ]
+    assert not tall, f"{tall} take three lines or more"
