@@ -172,10 +172,17 @@ class LanguageSwitched(RuntimeError):
     as the part's language."""
 
 
-def render(template_name: str, values: dict[str, Any]) -> SafeString:
+def render(template_name: str, values: dict[str, Any], request: Any = None) -> SafeString:
     """``values`` rendered with ``template_name``; in a live table, taken from its
     store when they are the same. ``values`` is the caller's own dict (a tag's, made
-    for this piece): it is neither copied nor kept."""
+    for this piece): it is neither copied nor kept.
+
+    In a page (``request``), rendered afresh with the request: its forms get their
+    CSRF input and one-time keys, which no live fragment holds (a piece of a page
+    is never kept). The Jinja2 backend hands a piece only the request and its CSRF
+    token besides the values, no context processor's output."""
+    if request is not None:
+        return SafeString(template(template_name).render(values, request))
     using_now = _STORE.get()
     if using_now is None:
         return SafeString(template(template_name).render(values))

@@ -65,7 +65,7 @@ class HistoryEntry:
     """One line of the history, as the values it is rendered from: in a live table
     an entry is kept by them (``{% fragment %}``), so the sentences of an entry
     whose row and wording did not change are not worked out again after a tap
-    (:meth:`lines` runs only when the entry is rendered)."""
+    (:attr:`lines` is worked out only when the entry is rendered)."""
 
     version: int
     seat_name: str | None
@@ -75,6 +75,7 @@ class HistoryEntry:
     is_undo: bool
     undoes: int | None
 
+    @property
     def lines(self) -> tuple[str, ...]:
         return self.wording.lines(self.events)
 

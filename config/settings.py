@@ -105,6 +105,15 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The live frame's pieces, rendered after every tap that changes them
+        # (config/jinja.py). Their own folder: neither engine finds the other's.
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "NAME": "jinja2",
+        "DIRS": [BASE_DIR / "pieces"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "config.jinja.environment"},
+    },
 ]
 
 # Database: SQLite by default; DATABASE_URL (postgres://…) for production.

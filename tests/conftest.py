@@ -35,10 +35,10 @@ class ShownRaw(AssertionError):
 
 @pytest.fixture(autouse=True)
 def _no_raw_fractions_or_dates(monkeypatch):
-    """Templates render without Django's localization (config/template_backend.py):
-    the whole numbers they show are the same digits in every language. A float, a
-    decimal or a date would not be, so any that a template shows raw fails the test
-    that rendered it, whichever it is."""
+    """Templates render without Django's localization (config/template_backend.py,
+    config/jinja.py): the whole numbers they show are the same digits in every
+    language. A float, a decimal or a date would not be, so any that a template
+    shows raw fails the test that rendered it, whichever it is."""
     import datetime
     import decimal
 
@@ -57,6 +57,20 @@ def _no_raw_fractions_or_dates(monkeypatch):
         return localize(value, use_l10n=use_l10n)
 
     monkeypatch.setattr(base, "localize", checked)
+
+    # The pieces (Jinja2, config/jinja.py) send what is not a string, a whole
+    # number or None through ``localized``.
+    from config import jinja
+
+    def refused(value):
+        if isinstance(value, float | decimal.Decimal | datetime.date | datetime.time):
+            raise ShownRaw(
+                f"{value!r} shown raw in a piece: format it on purpose (in the presenter); "
+                "config/jinja.py"
+            )
+        return value
+
+    monkeypatch.setattr(jinja, "localized", refused)
 
 
 @pytest.fixture(autouse=True)

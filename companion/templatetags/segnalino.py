@@ -2,7 +2,6 @@ import secrets
 from typing import Any
 
 from django import template
-from django.template import Engine
 from django.template.base import FilterExpression, token_kwargs
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -21,7 +20,13 @@ def fresh_key(context: template.Context) -> str:
     without JavaScript. Live fragments are shared between phones, so there the
     key is left empty and ``app.js`` fills in a fresh one per submission.
     """
-    if context.get("request") is None:
+    return key_input(context.get("request"))
+
+
+def key_input(request: Any) -> str:
+    """The one-time key's input: a fresh key in a page, an empty one in a live
+    fragment (``{% fresh_key %}``, and ``fresh_key()`` in a Jinja2 piece)."""
+    if request is None:
         return _EMPTY_KEY
     return format_html('<input type="hidden" name="key" value="{}">', secrets.token_urlsafe(12))
 
@@ -74,21 +79,9 @@ class FragmentNode(template.Node):
 
 
 def fragment(context: template.Context, template_name: str, values: dict[str, Any]) -> str:
-    request = context.get("request")
-    if request is None:
-        return fragments.render(template_name, values)
-    # In a page: the values and, for its forms, the request and the CSRF token (as
-    # ``{% include … only %}`` does), in a copy of the page's context. Not a new
-    # RequestContext per piece: that ran every context processor again for each of
-    # a table page's fifty pieces, and each one was a reference cycle (Django's
-    # ContextDict points back at its context) left for the garbage collector, some
-    # 500 objects a page load (benchmarks/README.md, "Eleventh pass").
-    own = {**values, "request": request}
-    csrf_token = context.get("csrf_token")
-    if csrf_token is not None:
-        own["csrf_token"] = csrf_token
-    engine = context.template.engine if context.template is not None else Engine.get_default()
-    return engine.get_template(template_name).render(context.new(own))
+    # In a page (a request in the context), rendered afresh with the request, for
+    # its forms' CSRF input and one-time keys (``fragments.render``).
+    return fragments.render(template_name, values, request=context.get("request"))
 
 
 @register.tag("fragment")

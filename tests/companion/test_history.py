@@ -31,7 +31,7 @@ def words_with_the_whole_state(session) -> list[tuple[str, ...]]:
 def words_of_the_history(session) -> list[tuple[str, ...]]:
     seats = list(session.seats.all())
     entries = history(session, seats, undone_versions(session), limit=1000)
-    return [entry.lines() for entry in entries]
+    return [entry.lines for entry in entries]
 
 
 def test_after_a_tap_only_the_new_entry_is_worded(make_session, monkeypatch):
