@@ -69,7 +69,9 @@ class HistoryEntry:
 
     version: int
     seat_name: str | None
-    events: tuple[dict[str, Any], ...]
+    #: The action's events, pickled once a row (:func:`events_pickled`): an entry's
+    #: key holds them as they are, and its sentences are worded from them.
+    events: bytes
     wording: Wording
     undone: bool
     is_undo: bool
@@ -77,7 +79,7 @@ class HistoryEntry:
 
     @property
     def lines(self) -> tuple[str, ...]:
-        return self.wording.lines(self.events)
+        return self.wording.lines(pickle.loads(self.events))
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Its fields in order, without their names: an entry's key is pickled for
@@ -200,7 +202,7 @@ def history(
         HistoryEntry(
             version=row.version,
             seat_name=wording.names.get(row.seat) if row.seat is not None else None,
-            events=tuple(row.events),
+            events=events_pickled(row),
             wording=wording,
             undone=row.version in undone,
             is_undo=row.kind == Action.Kind.UNDO,
@@ -208,6 +210,17 @@ def history(
         )
         for row in (recent_actions(session, limit) if rows is None else rows)
     ]
+
+
+def events_pickled(row: Action) -> bytes:
+    """A row's events as its history entry holds them, pickled once a row object: a
+    live table's tail keeps its rows from one revision to the next (``LogTail``), so
+    the fourteen entries a tap leaves as they were are keyed without pickling their
+    events again (a logged action's events never change)."""
+    pickled = row.__dict__.get("_events_pickled")
+    if pickled is None:
+        pickled = row.__dict__["_events_pickled"] = pickle.dumps(tuple(row.events), protocol=5)
+    return pickled
 
 
 def describe(presenter: Any, event: dict[str, Any], seen: dict[str, Any], names: dict) -> str:

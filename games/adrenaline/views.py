@@ -61,6 +61,14 @@ CHARACTERS = {
 }
 
 
+@functools.lru_cache(maxsize=64)
+def _choices(count: int) -> tuple[int, ...]:
+    """``0 … count - 1`` as a tuple, made once a count: the shot helper's rows are
+    in its piece's key, and a ``range`` pickles through its class (a third of the
+    helper's key, with four targets), a tuple of small numbers as bytes."""
+    return tuple(range(count))
+
+
 def character(slug: str) -> Character:
     """The character of that slug (as a piece's key names it)."""
     return CHARACTERS[slug]
@@ -893,14 +901,14 @@ def shot_context(state: dict[str, Any], names: dict[int, str], params: QueryDict
                 "picked": char in picked,
                 "damage": damage,
                 "marks": marks,
-                "damage_choices": range(max(DAMAGE_CHOICES, damage) + 1),
+                "damage_choices": _choices(max(DAMAGE_CHOICES, damage) + 1),
                 "note": notes.get(char),
             }
         )
     chips = [(s, cards[s].name, loaded) for s, loaded in held.items() if s in cards]
     if card is not None and card.slug not in held:
         chips.append((card.slug, card.name, None))  # one the app does not know they hold
-    scope_rows = range(
+    scope_rows = _choices(
         min(
             sum(1 for c in shooter_state["powerups"] if c["kind"] in ("scope", None)),
             sum(shooter_state["ammo"].values()),
