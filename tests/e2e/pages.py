@@ -79,3 +79,19 @@ def tall_enough(locator: Locator, height: float = 44) -> None:
     """Every element ``locator`` finds is at least a thumb high."""
     for box in boxes(locator):
         assert box["height"] >= height, f"a tap target of {locator} is {box['height']:.0f}px high"
+
+
+def clear_of_the_undo_bar(locator: Locator) -> None:
+    """Each element ``locator`` finds, brought into view from the top of the page with
+    the least scrolling that shows it (what the browser does for a control at the edge
+    of the screen that gets the focus: a tap, the keyboard's Next or Tab), ends up wholly
+    above the undo bar floating at the bottom of the screen, not under it."""
+    page = locator.page
+    bar = boxes(page.locator("#controls"))[0]
+    for element in locator.all():
+        page.evaluate("window.scrollTo({top: 0, behavior: 'instant'})")
+        element.evaluate("node => node.scrollIntoView({block: 'nearest', behavior: 'instant'})")
+        box = boxes(element)[0]
+        under = box["y"] + box["height"] - bar["y"]
+        name = " ".join((element.text_content() or "").split())[:40]
+        assert under <= 0, f"{name!r} is {under:.0f}px under the undo bar once scrolled to"

@@ -8,6 +8,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.pages import (
     SESSION_URL,
+    clear_of_the_undo_bar,
     new_session,
     no_horizontal_scroll,
     on_one_line,
@@ -53,6 +54,24 @@ def test_a_reveal_on_one_phone_shows_the_order_and_the_elimination_on_the_others
         on_one_line(page.locator("#history .by"))  # "— Anna", never the dash alone
     no_horizontal_scroll(phone_a)
     no_horizontal_scroll(phone_b)
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_the_reveal_buttons_scrolled_to_stop_above_the_undo_bar(phone_a, language):
+    # "Cylinders turned" brings the undo bar and the reveal forms, which start below
+    # the fold. Scrolled to, Kablamo / Click / Empty / This bullet of every revolver
+    # sit above the bar, not under it (they used to stop at the bottom of the screen).
+    create(phone_a)
+    for seat in range(3):
+        phone_a.locator(f"[data-loaded='{seat}']").click()
+    phone_a.locator("[data-rotate]").click()
+    expect(phone_a.locator("#reveal-2 [data-result=kablamo]")).to_be_visible()
+    phone_a.context.set_extra_http_headers({"Accept-Language": language})
+    phone_a.reload()
+    wait_live(phone_a)
+    expect(phone_a.locator("html")).to_have_attribute("lang", language)
+    expect(phone_a.locator("#controls [data-undo]")).to_be_visible()
+    clear_of_the_undo_bar(phone_a.locator("[id^=reveal-] [data-result]"))
 
 
 def test_a_set_up_mistake_keeps_what_was_typed(phone_a):

@@ -9,7 +9,13 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import new_session, no_horizontal_scroll, side_by_side, wait_live
+from tests.e2e.pages import (
+    clear_of_the_undo_bar,
+    new_session,
+    no_horizontal_scroll,
+    side_by_side,
+    wait_live,
+)
 
 pytestmark = [pytest.mark.e2e]
 
@@ -122,3 +128,40 @@ def test_online_two_phones_lay_cards_secretly_and_reveal_together_one_in_italian
     expect(phone_b.locator("html")).to_have_attribute("lang", "it")
     expect(phone_b.locator("[data-last-battle]")).to_contain_text("Ultima battaglia")
     expect(phone_a.locator("[data-last-battle]")).to_contain_text("Last battle")
+
+
+@pytest.mark.parametrize(
+    ("language", "sit"), [("en", "Sit as Bruno"), ("it", "Siediti come Bruno")]
+)
+def test_the_attack_button_after_a_knock_out_scrolled_to_stops_above_the_undo_bar(
+    phone_a, phone_b, language, sit
+):
+    # Bruno knocks Anna out and attacks again: the last battle, its effects and "Anna
+    # skips this turn" push his "Attack!" below the fold of his phone, which shows the
+    # undo bar (the Knock-out is his to undo). Scrolled to, the button sits above the
+    # bar; it used to stop at the bottom of the screen, wholly under it.
+    code = create(phone_a)
+    phone_b.context.set_extra_http_headers({"Accept-Language": language})
+    phone_b.goto(f"/j/{code}/")
+    wait_live(phone_b)
+    phone_b.get_by_role("button", name=sit).click()
+    build(
+        phone_a,
+        ("Tank", 8, ("special-weapons", "sniper", "luck")),
+        ("Winter Superhero", 7, ("remedy", "deception", "shield")),
+    )
+    build(
+        phone_b,
+        ("Dragon", 6, ("knock-out", "vulnerability", "mind-control")),
+        ("Knight", 5, ("intimidation", "master-plan", "quick-action")),
+    )
+    phone_b.locator("#play button[name=seat][value='1']").click()  # Bruno drew the Ace
+    phone_b.select_option("#attack-figure", label="Dragon")
+    phone_b.locator("[data-declare]").click()
+    phone_a.get_by_role("button", name="Tank").click()
+    phone_b.locator("[data-card='8']").click()  # 6 + 8 = 14 against 8 + 2: a 7-8 win
+    phone_a.locator("[data-card='2']").click()
+    phone_b.locator("[data-special]").click()  # Knock-out: Anna skips her turn
+    expect(phone_b.locator("#board .hint")).to_contain_text("Anna")
+    expect(phone_b.locator("#controls [data-undo]")).to_be_visible()
+    clear_of_the_undo_bar(phone_b.locator("[data-declare]"))

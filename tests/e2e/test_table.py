@@ -14,6 +14,8 @@ from django.utils import translation
 from playwright.sync_api import Page, WebSocketRoute, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from tests.e2e.pages import clear_of_the_undo_bar
+
 # No Django test database: the server under test has its own SQLite file, and
 # nothing here uses the ``db`` fixture, so pytest-django never sets one up.
 pytestmark = [pytest.mark.e2e]
@@ -160,6 +162,22 @@ def test_the_undo_bar_never_covers_the_end_of_the_page(phone_a):
         "window.scrollTo({top: document.documentElement.scrollHeight, behavior: 'instant'})"
     )
     assert phone_a.evaluate(_UNDER_THE_BAR) <= 0
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_a_control_the_browser_scrolls_to_stops_above_the_undo_bar(phone_a, language):
+    # With something to undo, the bar floats over the bottom of the screen. A button
+    # below the fold that the browser brings into view (a tap, the keyboard's Next or
+    # Tab) stopped at the very bottom of the screen: wholly under the bar. Violet's
+    # "Record the hit" and the folded seats at the foot of the page, in both languages.
+    create_session(phone_a)
+    hit(phone_a, "dozer", 1)
+    phone_a.context.set_extra_http_headers({"Accept-Language": language})
+    phone_a.reload()
+    wait_live(phone_a)
+    expect(phone_a.locator("html")).to_have_attribute("lang", language)
+    expect(phone_a.locator("#controls [data-undo]")).to_be_visible()
+    clear_of_the_undo_bar(phone_a.locator("[data-hit=violet], #seats > summary"))
 
 
 def test_the_other_phone_keeps_the_newest_fifteen_entries_in_order(phone_a, phone_b):
