@@ -1,7 +1,8 @@
 """Pieces of a live frame rendered from their values alone, kept per live table.
 
-The ``{% fragment %}`` tag renders a template from the values it is given and
-nothing else, so the same values, template and language give the same HTML: the
+``fragment(name, **values)`` in a part of the live frame (a Jinja2 template,
+``config/jinja.py``) renders a template from the values it is given and nothing
+else, so the same values, template and language give the same HTML: the
 values are the key. While a live table renders a revision it hands its
 :class:`Store` to this module; a piece whose values did not change since the
 table's last revision is taken from there (one player's board after a damage to
@@ -120,9 +121,9 @@ def _speaking(language: str) -> AbstractContextManager[object]:
 
 @contextmanager
 def pieces() -> Iterator[None]:
-    """Inside a live table's render, the ``{% fragment %}``s rendered here are
-    pieces of the fragment around them, as if that one were a ``{% fragment %}``
-    itself (``{% pieces %}``: the history's entries, without keying the whole
+    """Inside a live table's render, the ``fragment()``s rendered here are pieces
+    of the fragment around them, as if that one were a ``fragment()`` itself
+    (``{% call pieces() %}``: the history's entries, without keying the whole
     history by its fifteen entries)."""
     if _STORE.get() is None:
         yield
@@ -167,8 +168,8 @@ def key_of(template_name: str, values: dict[str, Any], language: str) -> Key:
 
 
 class LanguageSwitched(RuntimeError):
-    """A piece rendered in another language than its part's (a ``{% language %}``
-    around a ``{% fragment %}`` in a live template): it would be kept, and sent,
+    """A piece rendered in another language than its part's (a ``translation.override``
+    around a ``fragment()`` in a live template): it would be kept, and sent,
     as the part's language."""
 
 

@@ -72,7 +72,7 @@ def render_part(
     pieces: Store | None = None,
 ) -> str:
     """One part of a viewer's frame (``PERSONAL`` or ``SHARED``), as live fragments.
-    ``pieces``: the live table's store of ``{% fragment %}`` renders.
+    ``pieces``: the live table's store of ``fragment()`` renders.
 
     The personal part is the seats section alone, rendered from its values: after
     most changes they are what they were, and a live table finds its HTML by them

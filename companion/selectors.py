@@ -63,7 +63,7 @@ def _unpickle_wording(pickled: bytes) -> Wording:
 @dataclass(frozen=True)
 class HistoryEntry:
     """One line of the history, as the values it is rendered from: in a live table
-    an entry is kept by them (``{% fragment %}``), so the sentences of an entry
+    an entry is kept by them (``fragment()``), so the sentences of an entry
     whose row and wording did not change are not worked out again after a tap
     (:attr:`lines` is worked out only when the entry is rendered)."""
 

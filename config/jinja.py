@@ -1,23 +1,25 @@
-"""The Jinja2 environment of the live frame's pieces (``pieces/``).
+"""The Jinja2 environment of the live frame (``pieces/``).
 
-A piece (``companion.fragments``: a template rendered from its values alone, kept
-by them in a live table) is rendered after every tap that changes it: a damage
-re-renders that player's track, a cube their cubes. Django's template engine
+The parts of a live frame (status, finale, a game's board, the undo bar, the
+history, the seats section) and the pieces inside them (``companion.fragments``:
+a template rendered from its values alone, kept by them in a live table) are what
+a table renders after every tap: the parts walked again, the pieces whose values
+changed rendered again (a damage, that player's track). Django's template engine
 spends some ten microseconds on each ``{{ value }}`` it writes (the look-up
 through its context, the check for lazy strings, the escape); Jinja2 compiles a
-template to Python and writes the same value in under one. The pieces are the
-templates a live table renders most, so they are written for Jinja2; the pages
-and the frame around the pieces stay Django's (benchmarks/README.md, "Fourteenth
-pass").
+template to Python and writes the same value in under one. So the live frame is
+written for Jinja2, and the pages stay Django's; a page shows a part with
+``{% part %}`` (``companion/templatetags/segnalino.py``). benchmarks/README.md,
+"Fourteenth pass".
 
-What a piece may use, so that it reads as its Django counterpart would:
+What the live frame's templates use, so that they read as Django's would:
 
 * ``a.b`` looks ``b`` up as a key first when ``a`` is a dict (as Django does):
   the presenters hand dicts, and Jinja2's own order (attribute first) would find
   a dict's ``items`` or ``values`` method before a key of that name, and pay a
   raised ``AttributeError`` for every other key.
-* ``{{ _("text") }}`` is Django's ``{% translate "text" %}`` (escaped as any
-  value), ``{% trans n=x %}…{{ n }}…{% pluralize %}…{% endtrans %}`` its
+* ``{{ _("text") }}`` is Django's ``{% translate "text" %}`` (the text as the
+  catalog has it), ``{% trans n=x %}…{{ n }}…{% pluralize %}…{% endtrans %}`` its
   ``{% blocktranslate count n=x %}`` (the text as written, the values escaped):
   the same message ids, so one catalog serves both engines; ``make messages``
   finds the pieces' strings with Jinja2's own extractor
@@ -43,7 +45,7 @@ from django.utils import formats, translation
 from django.utils.safestring import SafeString
 from markupsafe import Markup
 
-#: What a piece writes as ``str()`` does; anything else goes through :func:`localized`.
+#: What a template writes as ``str()`` does; anything else goes through :func:`localized`.
 PLAIN = frozenset({str, int, bool, SafeString, Markup, type(None)})
 
 
@@ -69,11 +71,39 @@ class Environment(jinja2.Environment):
         return super().getattr(obj, attribute)
 
 
+# A message is written as Django's ``{% translate "…" %}`` writes one: as the
+# catalog has it (Django marks the translation of a template's literal safe), so
+# ``{{ _("What happened") }}`` is "Cos'è successo" in both engines.
+def gettext(message: str) -> Markup:
+    return Markup(translation.gettext(message))
+
+
+def ngettext(singular: str, plural: str, number: int) -> Markup:
+    return Markup(translation.ngettext(singular, plural, number))
+
+
+def pgettext(context: str, message: str) -> Markup:
+    return Markup(translation.pgettext(context, message))
+
+
+def npgettext(context: str, singular: str, plural: str, number: int) -> Markup:
+    return Markup(translation.npgettext(context, singular, plural, number))
+
+
 @jinja2.pass_context
 def fragment(context: jinja2.runtime.Context, template_name: str, /, **values: Any) -> SafeString:
     from companion import fragments
 
     return fragments.render(template_name, values, request=context.get("request"))
+
+
+def pieces(*, caller: Any) -> Markup:
+    """``{% call pieces() %}…{% endcall %}``: the pieces rendered inside are pieces of
+    the one around them (``companion.fragments.pieces``: the history's entries)."""
+    from companion import fragments
+
+    with fragments.pieces():
+        return Markup(caller())
 
 
 @jinja2.pass_context
@@ -100,11 +130,9 @@ def environment(**options: Any) -> Environment:
         **options,
     )
     env.install_gettext_callables(  # type: ignore[attr-defined]
-        translation.gettext,
-        translation.ngettext,
-        newstyle=False,
-        pgettext=translation.pgettext,
-        npgettext=translation.npgettext,
+        gettext, ngettext, newstyle=False, pgettext=pgettext, npgettext=npgettext
     )
-    env.globals.update(fragment=fragment, fresh_key=fresh_key, url=url, rules_help=rules_help)
+    env.globals.update(
+        fragment=fragment, pieces=pieces, fresh_key=fresh_key, url=url, rules_help=rules_help
+    )
     return env

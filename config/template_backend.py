@@ -6,7 +6,7 @@ pushed on a context (the view's values, the context processors' output) is a
 ``ContextDict`` that points back at its context: a reference cycle. Only the
 garbage collector frees it, with everything the context holds: a table page's
 values are some 200 objects, and with its pieces' contexts (before
-``{% fragment %}`` rendered them in a copy of the page's) 510, each left for a full
+pieces were rendered in a copy of the page's) 510, each left for a full
 collection, which pauses every phone of the process (``config/collector.py``):
 2,000 phones opening their tables, a million objects, where the process holds half
 a million.

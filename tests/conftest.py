@@ -60,6 +60,8 @@ def _no_raw_fractions_or_dates(monkeypatch):
 
     # The pieces (Jinja2, config/jinja.py) send what is not a string, a whole
     # number or None through ``localized``.
+    from jinja2 import Undefined
+
     from config import jinja
 
     def refused(value):
@@ -68,6 +70,9 @@ def _no_raw_fractions_or_dates(monkeypatch):
                 f"{value!r} shown raw in a piece: format it on purpose (in the presenter); "
                 "config/jinja.py"
             )
+        if callable(value) and not isinstance(value, Undefined):
+            # Django's templates call what they find; Jinja2's write it as it is.
+            raise ShownRaw(f"{value!r} shown, not called: write it with () in the piece")
         return value
 
     monkeypatch.setattr(jinja, "localized", refused)

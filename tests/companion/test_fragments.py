@@ -4,6 +4,8 @@ value always re-renders, and a table keeps only what its last revision used."""
 from __future__ import annotations
 
 import pytest
+from django.template import engines
+from django.utils import translation
 
 from companion import fragments
 from companion.rendering import PERSONAL, SHARED, cut, render_frames, render_part
@@ -44,23 +46,25 @@ def test_the_same_values_are_rendered_once_and_a_changed_value_again(monkeypatch
     assert "annullat" in italian.lower()  # rendered in Italian, kept apart
 
 
-def test_a_piece_switched_to_another_language_inside_a_part_is_refused_not_kept(settings, tmp_path):
-    """The part's language is in every piece's key: a piece rendered in another
-    one (``{% language %}`` in a live template) would be kept, and later sent, as
-    the part's. It is refused at its render, before anything is kept."""
-    templates = tmp_path / "templates"
-    templates.mkdir()
-    (templates / "switch.html").write_text(
-        '{% load i18n segnalino %}{% language "it" %}'
-        '{% fragment "companion/partials/history_entry.html" entry=entry %}{% endlanguage %}'
-    )
-    settings.TEMPLATES = [
-        {**settings.TEMPLATES[0], "DIRS": [templates, *settings.TEMPLATES[0]["DIRS"]]}
-    ]
+def test_a_piece_switched_to_another_language_inside_a_part_is_refused_not_kept():
+    """The part's language is in every piece's key: a piece rendered while another
+    language is active would be kept, and later sent, as the part's. It is refused
+    at its render, before anything is kept."""
     store = fragments.Store()
-    with fragments.using(store, "en"), pytest.raises(fragments.LanguageSwitched):
-        fragments.render("switch.html", {"entry": entry(1, "one")})
+    with fragments.using(store, "en"), translation.override("it"):
+        with pytest.raises(fragments.LanguageSwitched):
+            fragments.render(ENTRY, {"entry": entry(1, "one")})
     assert not store.current
+
+
+def pieces_in(settings, tmp_path, **files: str) -> None:
+    """Jinja2 pieces written for the test, found before the project's."""
+    folder = tmp_path / "pieces"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name.replace("_html", ".html")).write_text(text)
+    django, jinja = settings.TEMPLATES
+    settings.TEMPLATES = [django, {**jinja, "DIRS": [folder, *jinja["DIRS"]]}]
 
 
 def test_a_table_keeps_only_what_its_last_revision_used():
@@ -112,15 +116,12 @@ def test_a_piece_of_a_full_page_gets_its_csrf_input_and_keys(make_session):
 def test_a_piece_reused_whole_keeps_the_pieces_nested_in_it(settings, tmp_path, monkeypatch):
     # An unchanged player board is reused whole, so its gear panel is not looked
     # up; when the board then changes, the unchanged panel must still be there.
-    templates = tmp_path / "templates"
-    templates.mkdir()
-    (templates / "outer.html").write_text(
-        '{% load segnalino %}<b>{{ n }}</b>{% fragment "inner.html" m=m %}'
+    pieces_in(
+        settings,
+        tmp_path,
+        outer_html='<b>{{ n }}</b>{{ fragment("inner.html", m=m) }}',
+        inner_html="<i>{{ m }}</i>",
     )
-    (templates / "inner.html").write_text("<i>{{ m }}</i>")
-    settings.TEMPLATES = [
-        {**settings.TEMPLATES[0], "DIRS": [templates, *settings.TEMPLATES[0]["DIRS"]]}
-    ]
     renders = rendered_pieces(monkeypatch)
     store = fragments.Store()
     with fragments.using(store, "en"):
@@ -134,66 +135,46 @@ def test_a_piece_reused_whole_keeps_the_pieces_nested_in_it(settings, tmp_path, 
     assert renders == ["outer.html", "inner.html", "outer.html"]  # the panel once
 
 
-@pytest.mark.parametrize(
-    "tag",
-    [
-        "{% fragment %}",
-        '{% fragment "companion/partials/history_entry.html" entry %}',
-        '{% fragment entry=entry "companion/partials/history_entry.html" %}',
-        '{% fragment "companion/partials/history_entry.html" for entry in %}',
-        '{% fragment "companion/partials/history_entry.html" entry for e in entries %}',
-    ],
-)
-def test_a_fragment_tag_without_a_template_and_named_values_does_not_compile(tag):
-    # A value without a name would never reach the piece (nor its key): refused
-    # when the template is loaded, with what the tag takes.
-    from django.template import Template, TemplateSyntaxError
-
-    with pytest.raises(TemplateSyntaxError, match="takes a template and name=value pairs"):
-        Template("{% load segnalino %}" + tag)
+def piece_of_a_page(source: str, **values) -> str:
+    return engines["jinja2"].from_string(source).render(values)
 
 
-def test_a_fragment_tag_resolves_its_template_and_values_from_the_page():
-    from django.template import Context, Template
+def test_a_pieces_values_are_named():
+    # A value without a name would never reach the piece (nor its key).
+    with pytest.raises(TypeError):
+        piece_of_a_page("{{ fragment(name, e) }}", name=ENTRY, e=entry(3, "x"))
 
-    page = Template(
-        "{% load segnalino %}{% fragment name entry=e %}|{% fragment name entry=other %}"
-    )
-    html = page.render(
-        Context({"name": ENTRY, "e": entry(3, "Banshee hits Dozer"), "other": entry(4, "Sprog")})
+
+def test_a_piece_is_named_and_given_its_values_by_the_template_around_it():
+    html = piece_of_a_page(
+        "{{ fragment(name, entry=e) }}|{{ fragment(name, entry=other) }}",
+        name=ENTRY,
+        e=entry(3, "Banshee hits Dozer"),
+        other=entry(4, "Sprog"),
     )
     first, second = html.split("|")
     assert 'id="history-3"' in first and "Banshee hits Dozer" in first
     assert 'id="history-4"' in second and "Sprog" in second
 
 
-def test_a_fragment_per_item_renders_each_in_order_with_the_shared_values():
-    from django.template import Context, Template
-
-    page = Template("{% load segnalino %}{% fragment name for entry in entries %}|")
-    entries = [entry(5, "Sprog hits Violet"), entry(4, "Banshee hits Dozer")]
-    html = page.render(Context({"name": ENTRY, "entries": entries}))
-    assert html.index('id="history-5"') < html.index('id="history-4"')
-    assert html.count("<li") == 2
-    assert page.render(Context({"name": ENTRY})) == "|"  # nothing to show: no piece
-
-
 def test_pieces_of_a_list_in_a_live_table_are_kept_one_by_one(monkeypatch):
     # A new item at the top renders that item alone; the others come from the store.
-    from django.template import Context, Template
-
     renders = rendered_pieces(monkeypatch)
-    page = Template("{% load segnalino %}{% fragment name for entry in entries %}")
+    source = (
+        "{% call pieces() %}{% for entry in entries %}"
+        "{{ fragment(name, entry=entry) }}{% endfor %}{% endcall %}"
+    )
     store = fragments.Store()
     older = [entry(2, "two"), entry(1, "one")]
     with fragments.using(store, "en"):
-        page.render(Context({"name": ENTRY, "entries": older}))
+        piece_of_a_page(source, name=ENTRY, entries=older)
         store.advance()
-        html = page.render(Context({"name": ENTRY, "entries": [entry(3, "three"), *older]}))
+        html = piece_of_a_page(source, name=ENTRY, entries=[entry(3, "three"), *older])
     assert len(renders) == 3  # two, one, then three alone
     assert [html.index(f'id="history-{n}"') for n in (3, 2, 1)] == sorted(
         html.index(f'id="history-{n}"') for n in (3, 2, 1)
     )
+    assert fragments.OPEN in html  # each entry can be sent alone
 
 
 def test_a_template_edited_under_the_development_server_is_rendered_as_edited(settings, tmp_path):
@@ -203,13 +184,9 @@ def test_a_template_edited_under_the_development_server_is_rendered_as_edited(se
 
     from django.utils.autoreload import file_changed
 
-    templates = tmp_path / "templates"
-    templates.mkdir()
-    piece = templates / "edited.html"
-    piece.write_text("<p>{{ n }} before</p>")
-    settings.TEMPLATES = [
-        {**settings.TEMPLATES[0], "DIRS": [templates, *settings.TEMPLATES[0]["DIRS"]]}
-    ]
+    settings.DEBUG = True  # the development server's: Jinja2 checks a file it is asked for
+    pieces_in(settings, tmp_path, edited_html="<p>{{ n }} before</p>")
+    piece = tmp_path / "pieces" / "edited.html"
     assert fragments.render("edited.html", {"n": 1}) == "<p>1 before</p>"
     piece.write_text("<p>{{ n }} after</p>")
     assert fragments.render("edited.html", {"n": 1}) == "<p>1 before</p>"  # found once

@@ -38,10 +38,12 @@ def test_a_message_with_values_escapes_the_values_not_the_message(language, text
         assert text in piece(source, name="Anna <3", n=2)
 
 
-def test_a_plain_message_is_escaped_as_djangos_translate_tag_escapes_it():
+def test_a_plain_message_is_written_as_djangos_translate_tag_writes_it():
+    # Django marks the translation of a template's literal safe: the catalog's text,
+    # apostrophe and all.
     with translation.override("it"):
-        django = engines["django"].from_string('{% load i18n %}{% translate "Map" %}')
-        assert piece('{{ _("Map") }}') == django.render({}) == "Mappa"
+        django = engines["django"].from_string('{% load i18n %}{% translate "What happened" %}')
+        assert piece('{{ _("What happened") }}') == django.render({}) == "Cos'è successo"
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ DATA = GameData("shazamm")
 rules = DATA.rules
 text = DATA.section_text
 
-# Linked from templates/shazamm/board.html; they must exist.
+# Linked from pieces/shazamm/board.html; they must exist.
 LINKED_SECTIONS = ["wall", "mana", "bids", "spells"]
 REQUIRED_SECTIONS = [*LINKED_SECTIONS, "goal", "setup", "priority", "round", "bridge"]
 
@@ -32,8 +32,8 @@ def test_every_section_in_both_languages_with_the_same_number_of_points():
 
 
 def test_every_section_the_board_links_to_exists():
-    board = (ROOT / "templates/shazamm/board.html").read_text(encoding="utf-8")
-    linked = set(re.findall(r'rules_help "shazamm" "([a-z-]+)"', board))
+    board = (ROOT / "pieces/shazamm/board.html").read_text(encoding="utf-8")
+    linked = set(re.findall(r'rules_help\("shazamm", "([a-z-]+)"\)', board))
     assert linked == set(LINKED_SECTIONS)
     assert linked <= {s["slug"] for s in rules()["sections"]}
 
