@@ -37,11 +37,13 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import secrets
 from typing import Any
 
 import jinja2
 from django.urls import reverse
 from django.utils import formats, translation
+from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from markupsafe import Markup
 
@@ -106,11 +108,18 @@ def pieces(*, caller: Any) -> Markup:
         return Markup(caller())
 
 
+_EMPTY_KEY = Markup('<input type="hidden" name="key" value="">')
+
+
 @jinja2.pass_context
 def fresh_key(context: jinja2.runtime.Context) -> str:
-    from companion.templatetags.segnalino import key_input
-
-    return key_input(context.get("request"))
+    """A form's one-time key: a resubmitted form applies once. In a page (rendered
+    for a request) the key is made here, so forms work without JavaScript. Live
+    fragments are shared between phones, so there the key is left empty and
+    ``app.js`` fills in a fresh one per submission."""
+    if context.get("request") is None:
+        return _EMPTY_KEY
+    return format_html('<input type="hidden" name="key" value="{}">', secrets.token_urlsafe(12))
 
 
 def url(name: str, /, *args: Any) -> str:

@@ -1,28 +1,12 @@
-import secrets
 from typing import Any
 
 from django import template
-from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from companion import fragments
 from companion.selectors import SEATS_TEMPLATE, seats_values
 
 register = template.Library()
-
-
-def key_input(request: Any) -> str:
-    """A form's one-time key (``fresh_key()`` in a piece, config/jinja.py): a
-    resubmitted form applies once. In a page (rendered for a request) the key is
-    made here, so forms work without JavaScript. Live fragments are shared between
-    phones, so there the key is left empty and ``app.js`` fills in a fresh one per
-    submission."""
-    if request is None:
-        return _EMPTY_KEY
-    return format_html('<input type="hidden" name="key" value="{}">', secrets.token_urlsafe(12))
-
-
-_EMPTY_KEY = mark_safe('<input type="hidden" name="key" value="">')
 
 
 # ------------------------------------------------------- the live frame in a page
