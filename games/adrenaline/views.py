@@ -757,9 +757,16 @@ def _tagback_offers(
             hand = victim["gear"]["powerup_values"]["powerups"]
             if any(kind in ("tagback", None) for kind, *_ in hand):
                 if _sees(view, event["target"], event["shooter"]):
-                    # Who throws at whom: the turn bar's key holds these, not two boards.
+                    # Who throws at whom, and the two players' names as the boards
+                    # name them: the turn bar's key holds these, not two boards.
+                    shooter = by_char[event["shooter"]]
                     offers.append(
-                        {"from": victim["character"], "to": by_char[event["shooter"]]["character"]}
+                        {
+                            "from": victim["character"],
+                            "to": shooter["character"],
+                            "from_name": victim["seat_name"],
+                            "to_name": shooter["seat_name"],
+                        }
                     )
     return offers
 

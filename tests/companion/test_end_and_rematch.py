@@ -78,6 +78,25 @@ def test_play_again_moves_the_table_with_its_seats_in_one_tap_and_only_once(fini
     assert "Play again (same players and seats)" not in page
 
 
+def test_play_again_works_from_a_phone_without_javascript(finished):
+    """The page's form, posted as a browser posts it (its CSRF input checked): the
+    phone is sent to the new table."""
+    import re
+
+    anna = phone("anna")
+    anna_checked = Client(enforce_csrf_checks=True)
+    anna_checked.cookies = anna.cookies
+    page = anna_checked.get(f"/s/{finished.code}/").content.decode()
+    form = page[page.index(f'action="/s/{finished.code}/again"') :].split("</form>")[0]
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form)
+    assert token is not None, "the Play again form carries no CSRF input"
+    response = anna_checked.post(
+        f"/s/{finished.code}/again", {"csrfmiddlewaretoken": token.group(1)}
+    )
+    assert response.status_code == 302 and response["Location"].startswith("/s/")
+    assert GameSession.objects.count() == 2
+
+
 def test_play_again_before_the_end_or_from_a_stranger_is_refused(make_session, finished):
     ongoing = make_session()
     services.claim_seat(ongoing, 0, "anna")
@@ -96,6 +115,15 @@ def test_a_session_the_host_ended_can_be_played_again(make_session, host_phone):
     assert "The session has ended" in page and "Final standings" not in page
     response = host_phone.post(f"/s/{session.code}/again")
     assert response.status_code == 302
+
+
+def test_an_ended_tables_empty_seats_read_as_free_seats_in_italian(make_session, host_phone):
+    # "free" as in a seat nobody took ("libero"), not as in a card's cost ("gratis").
+    session = make_session()
+    host_phone.post(f"/s/{session.code}/host", {"end": "1"})
+    page = host_phone.get(f"/s/{session.code}/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert page.count('<span class="badge muted">libero</span>') == 3
+    assert "gratis" not in page
 
 
 def test_a_bot_keeps_its_seat_in_the_next_game(db):

@@ -313,8 +313,11 @@ def test_a_damaged_player_holding_a_tagback_grenade_is_offered_to_throw_it(
     make_session, host_phone
 ):
     """Banshee holds a Tagback Grenade and D-struct-OR hits her: the turn bar offers
-    her throw, and tapping it marks D-struct-OR."""
+    her throw, naming the two players as their boards do, and tapping it marks
+    D-struct-OR."""
     session = make_session()
+    session.seats.filter(index=0).update(name="Anna")  # D-struct-OR
+    session.seats.filter(index=1).update(name="Bea <3")  # Banshee
     act = f"/s/{session.code}/act"
     headers = {"HTTP_HX_REQUEST": "true"}
     drawn = {"type": "powerup", "player": "banshee", "op": "draw", "kind": "tagback"}
@@ -327,7 +330,7 @@ def test_a_damaged_player_holding_a_tagback_grenade_is_offered_to_throw_it(
     )
 
     page = host_phone.get(f"/s/{session.code}/").content.decode()
-    assert "Banshee: Tagback Grenade on D-struct-OR?" in page
+    assert "Bea &lt;3: Tagback Grenade on Anna?" in page
     offer = page.split('name="type" value="tagback"')[1].split("</form>")[0]
     assert 'name="from" value="banshee"' in offer and 'name="to" value="dstructor"' in offer
 
