@@ -7,7 +7,7 @@ import itertools
 import re
 from collections.abc import Callable
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, expect
 
 SESSION_URL = re.compile(r"/s/([A-Z0-9]+)/$")
 # How long a phone waits for something another phone did to show up.
@@ -81,17 +81,27 @@ def tall_enough(locator: Locator, height: float = 44) -> None:
         assert box["height"] >= height, f"a tap target of {locator} is {box['height']:.0f}px high"
 
 
-def clear_of_the_undo_bar(locator: Locator) -> None:
+def reopened_in(page: Page, language: str) -> None:
+    """The phone's table opened again in ``language``, live, its undo bar showing."""
+    page.context.set_extra_http_headers({"Accept-Language": language})
+    page.reload()
+    wait_live(page)
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    expect(page.locator("#controls [data-undo]")).to_be_visible()
+
+
+def clear_of_the_bar(locator: Locator, bar_at_the_bottom: str = "#controls") -> None:
     """Each element ``locator`` finds, brought into view from the top of the page with
     the least scrolling that shows it (what the browser does for a control at the edge
     of the screen that gets the focus: a tap, the keyboard's Next or Tab), ends up wholly
-    above the undo bar floating at the bottom of the screen, not under it."""
+    above the bar floating at the bottom of the screen (the undo bar, unless
+    ``bar_at_the_bottom`` names another), not under it."""
     page = locator.page
-    bar = boxes(page.locator("#controls"))[0]
+    bar = boxes(page.locator(bar_at_the_bottom))[0]
     for element in locator.all():
         page.evaluate("window.scrollTo({top: 0, behavior: 'instant'})")
         element.evaluate("node => node.scrollIntoView({block: 'nearest', behavior: 'instant'})")
         box = boxes(element)[0]
         under = box["y"] + box["height"] - bar["y"]
         name = " ".join((element.text_content() or "").split())[:40]
-        assert under <= 0, f"{name!r} is {under:.0f}px under the undo bar once scrolled to"
+        assert under <= 0, f"{name!r} is {under:.0f}px under {bar_at_the_bottom} once scrolled to"

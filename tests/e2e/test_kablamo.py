@@ -8,10 +8,11 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.pages import (
     SESSION_URL,
-    clear_of_the_undo_bar,
+    clear_of_the_bar,
     new_session,
     no_horizontal_scroll,
     on_one_line,
+    reopened_in,
     tall_enough,
     wait_live,
 )
@@ -66,12 +67,8 @@ def test_the_reveal_buttons_scrolled_to_stop_above_the_undo_bar(phone_a, languag
         phone_a.locator(f"[data-loaded='{seat}']").click()
     phone_a.locator("[data-rotate]").click()
     expect(phone_a.locator("#reveal-2 [data-result=kablamo]")).to_be_visible()
-    phone_a.context.set_extra_http_headers({"Accept-Language": language})
-    phone_a.reload()
-    wait_live(phone_a)
-    expect(phone_a.locator("html")).to_have_attribute("lang", language)
-    expect(phone_a.locator("#controls [data-undo]")).to_be_visible()
-    clear_of_the_undo_bar(phone_a.locator("[id^=reveal-] [data-result]"))
+    reopened_in(phone_a, language)
+    clear_of_the_bar(phone_a.locator("[id^=reveal-] [data-result]"))
 
 
 def test_a_set_up_mistake_keeps_what_was_typed(phone_a):

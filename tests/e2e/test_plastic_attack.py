@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.pages import (
-    clear_of_the_undo_bar,
+    clear_of_the_bar,
     new_session,
     no_horizontal_scroll,
     side_by_side,
@@ -34,6 +34,20 @@ def build(page: Page, *figures: tuple[str, int, tuple[str, str, str]]) -> None:
     # The points left, counted as the player types (in the phone's language).
     expect(page.locator("[data-budget]")).to_have_text(re.compile(rf"^{left}\b"))
     page.locator("[data-army]").click()
+
+
+def build_the_two_armies(anna: Page, bruno: Page) -> None:
+    """Anna's Tank and Winter Superhero; Bruno's Dragon (with the Knock-out) and Knight."""
+    build(
+        anna,
+        ("Tank", 8, ("special-weapons", "sniper", "luck")),
+        ("Winter Superhero", 7, ("remedy", "deception", "shield")),
+    )
+    build(
+        bruno,
+        ("Dragon", 6, ("knock-out", "vulnerability", "mind-control")),
+        ("Knight", 5, ("intimidation", "master-plan", "quick-action")),
+    )
 
 
 def test_two_phones_build_their_armies_and_see_a_battle_judged_live(phone_a, phone_b):
@@ -94,16 +108,7 @@ def test_online_two_phones_lay_cards_secretly_and_reveal_together_one_in_italian
         phone_b.select_option("#language", "it")
     wait_live(phone_b)
     phone_b.get_by_role("button", name="Siediti come Bruno").click()
-    build(
-        phone_a,
-        ("Tank", 8, ("special-weapons", "sniper", "luck")),
-        ("Winter Superhero", 7, ("remedy", "deception", "shield")),
-    )
-    build(
-        phone_b,
-        ("Dragon", 6, ("knock-out", "vulnerability", "mind-control")),
-        ("Knight", 5, ("intimidation", "master-plan", "quick-action")),
-    )
+    build_the_two_armies(phone_a, phone_b)
 
     # The app dealt: each phone shows its own hand, the attacker (the Ace's
     # receiver) sees the attack form.
@@ -145,16 +150,7 @@ def test_the_attack_button_after_a_knock_out_scrolled_to_stops_above_the_undo_ba
     phone_b.goto(f"/j/{code}/")
     wait_live(phone_b)
     phone_b.get_by_role("button", name=sit).click()
-    build(
-        phone_a,
-        ("Tank", 8, ("special-weapons", "sniper", "luck")),
-        ("Winter Superhero", 7, ("remedy", "deception", "shield")),
-    )
-    build(
-        phone_b,
-        ("Dragon", 6, ("knock-out", "vulnerability", "mind-control")),
-        ("Knight", 5, ("intimidation", "master-plan", "quick-action")),
-    )
+    build_the_two_armies(phone_a, phone_b)
     phone_b.locator("#play button[name=seat][value='1']").click()  # Bruno drew the Ace
     phone_b.select_option("#attack-figure", label="Dragon")
     phone_b.locator("[data-declare]").click()
@@ -164,4 +160,4 @@ def test_the_attack_button_after_a_knock_out_scrolled_to_stops_above_the_undo_ba
     phone_b.locator("[data-special]").click()  # Knock-out: Anna skips her turn
     expect(phone_b.locator("#board .hint")).to_contain_text("Anna")
     expect(phone_b.locator("#controls [data-undo]")).to_be_visible()
-    clear_of_the_undo_bar(phone_b.locator("[data-declare]"))
+    clear_of_the_bar(phone_b.locator("[data-declare]"))

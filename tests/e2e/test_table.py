@@ -14,7 +14,7 @@ from django.utils import translation
 from playwright.sync_api import Page, WebSocketRoute, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.e2e.pages import clear_of_the_undo_bar
+from tests.e2e.pages import clear_of_the_bar, reopened_in
 
 # No Django test database: the server under test has its own SQLite file, and
 # nothing here uses the ``db`` fixture, so pytest-django never sets one up.
@@ -165,6 +165,18 @@ def test_the_undo_bar_never_covers_the_end_of_the_page(phone_a):
 
 
 @pytest.mark.parametrize("language", ["en", "it"])
+def test_a_link_the_browser_scrolls_to_stops_above_the_home_pages_join_bar(
+    phone_a: Page, language: str
+):
+    # The join form floats at the bottom of the home page, where a thumb is. The game
+    # list's links and buttons, brought into view, used to stop under it.
+    phone_a.context.set_extra_http_headers({"Accept-Language": language})
+    phone_a.goto("/")
+    expect(phone_a.locator("html")).to_have_attribute("lang", language)
+    clear_of_the_bar(phone_a.locator(".game-list a, #card-q"), ".thumb-join")
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
 def test_a_control_the_browser_scrolls_to_stops_above_the_undo_bar(phone_a, language):
     # With something to undo, the bar floats over the bottom of the screen. A button
     # below the fold that the browser brings into view (a tap, the keyboard's Next or
@@ -172,12 +184,8 @@ def test_a_control_the_browser_scrolls_to_stops_above_the_undo_bar(phone_a, lang
     # "Record the hit" and the folded seats at the foot of the page, in both languages.
     create_session(phone_a)
     hit(phone_a, "dozer", 1)
-    phone_a.context.set_extra_http_headers({"Accept-Language": language})
-    phone_a.reload()
-    wait_live(phone_a)
-    expect(phone_a.locator("html")).to_have_attribute("lang", language)
-    expect(phone_a.locator("#controls [data-undo]")).to_be_visible()
-    clear_of_the_undo_bar(phone_a.locator("[data-hit=violet], #seats > summary"))
+    reopened_in(phone_a, language)
+    clear_of_the_bar(phone_a.locator("[data-hit=violet], #seats > summary"))
 
 
 def test_the_other_phone_keeps_the_newest_fifteen_entries_in_order(phone_a, phone_b):
