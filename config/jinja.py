@@ -59,6 +59,7 @@ def localized(value: Any) -> Any:
 
 
 def shown(value: Any) -> Any:
+    """Every ``{{ value }}`` on its way out (the environment's ``finalize``)."""
     return value if type(value) in PLAIN else localized(value)
 
 
