@@ -226,7 +226,10 @@ def apply_fight(state: State, action: Fight) -> list[Event]:
     state["combat"] = combat
     monster = _new_monster(combat, action.monster)
     if action.seat == state["turn"]["seat"]:
+        # The turn's own monster, and the phase it was met in: behind the door it
+        # skips "look for trouble"; met while looking for trouble, it does not.
         state["turn"]["met"] = "fighting"
+        state["turn"]["met_in"] = state["turn"]["phase"]
     return [{"type": "fight", "seat": action.seat, "monster": dict(monster)}]
 
 

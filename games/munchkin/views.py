@@ -177,7 +177,11 @@ class MunchkinPresenter:
                         "slug": slug,
                         "label": PHASE_LABELS[slug],
                         "current": slug == turn["phase"],
-                        "skipped": slug == "look_for_trouble" and turn["met"] is not None,
+                        # Skipped by a monster met behind the door (a table from
+                        # before ``met_in`` was kept met them all there).
+                        "skipped": slug == "look_for_trouble"
+                        and turn["met"] is not None
+                        and turn.get("met_in", "kick_door") == "kick_door",
                     }
                     for slug in rules.PHASES
                 ],

@@ -56,6 +56,14 @@ def test_a_monster_behind_the_door_skips_looking_for_trouble() -> None:
     assert "treasure" in phase_reminder(state)
 
 
+def test_the_turn_remembers_the_phase_its_monster_was_met_in() -> None:
+    behind_the_door = act(start(), {"type": "fight", "seat": 0, "monster": {"level": 1}}).state
+    assert behind_the_door["turn"]["met_in"] == "kick_door"
+    state = act(start(), {"type": "next_phase"}).state  # nothing behind the door
+    state = act(state, {"type": "fight", "seat": 0, "monster": {"level": 1}}).state
+    assert state["turn"]["met_in"] == "look_for_trouble"
+
+
 def test_every_phase_has_a_reminder() -> None:
     assert set(PHASE_REMINDERS) == set(PHASES)
     state = start()

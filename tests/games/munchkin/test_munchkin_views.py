@@ -296,6 +296,24 @@ def test_the_turn_guide_moves_through_the_phases_and_names_the_charity_receivers
     assert "Turn 2: <strong>Bruno</strong>" in html
 
 
+def phases_shown(html: str) -> str:
+    return html[html.index('class="mk-phases"') :].split("</ol>")[0]
+
+
+@pytest.mark.django_db
+def test_looking_for_trouble_is_struck_out_only_when_the_door_held_a_monster():
+    behind_the_door = Phone(table())
+    html = behind_the_door.tap("data-fight", **{"monster__name": "Zombie", "monster__level": "3"})
+    assert '<li class=" skipped">Look for trouble</li>' in phases_shown(html)
+    # Nothing behind the door: Anna looks for trouble and fights there. That phase is
+    # the one she is in, not one she skipped.
+    looking = Phone(table())
+    looking.tap("data-next-phase")
+    html = looking.tap("data-fight", **{"monster__name": "Zombie", "monster__level": "3"})
+    assert '<li class="current" aria-current="step">Look for trouble</li>' in phases_shown(html)
+    assert "skipped" not in phases_shown(html)
+
+
 @pytest.mark.django_db
 def test_the_shared_die_shows_the_roll_and_who_rolled():
     session = table()
