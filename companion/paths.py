@@ -14,11 +14,12 @@ import functools
 from django.urls import get_script_prefix, get_urlconf, reverse
 
 
-def url_of(name: str, arg: str) -> str:
-    """``reverse(name, args=[arg])``, kept."""
-    return _reversed(name, str(arg), get_script_prefix(), get_urlconf())
+def url_of(name: str, *args: object) -> str:
+    """``reverse(name, args=args)``, kept (``url()`` in the live frame's templates,
+    config/jinja.py: a seat's forms name the table's code and the seat)."""
+    return _reversed(name, tuple(str(arg) for arg in args), get_script_prefix(), get_urlconf())
 
 
 @functools.lru_cache(maxsize=4096)
-def _reversed(name: str, arg: str, _prefix: str, _urlconf: object) -> str:
-    return reverse(name, args=[arg])
+def _reversed(name: str, args: tuple[str, ...], _prefix: str, _urlconf: object) -> str:
+    return reverse(name, args=args)

@@ -24,7 +24,8 @@ What the live frame's templates use, so that they read as Django's would:
   the same message ids, so one catalog serves both engines; ``make messages``
   finds the pieces' strings with Jinja2's own extractor
   (``companion/management/commands/makemessages.py``).
-* ``fragment(name, **values)`` nests a piece; ``url(name, *args)``,
+* ``fragment(name, **values)`` nests a piece; ``url(name, *args)`` (reversed once,
+  ``companion.paths``),
   ``fresh_key()``, ``rules_help(game, section)`` and ``{{ csrf_input }}`` are the
   Django tags of the same names.
 * A value shown raw is written as ``str()`` writes it, as the Django backend's
@@ -41,7 +42,6 @@ import secrets
 from typing import Any
 
 import jinja2
-from django.urls import reverse
 from django.utils import formats, translation
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
@@ -123,11 +123,8 @@ def fresh_key(context: jinja2.runtime.Context) -> str:
     return format_html('<input type="hidden" name="key" value="{}">', secrets.token_urlsafe(12))
 
 
-def url(name: str, /, *args: Any) -> str:
-    return reverse(name, args=args)
-
-
 def environment(**options: Any) -> Environment:
+    from companion.paths import url_of
     from games.templatetags.rules_help import rules_help
 
     # Missing is empty, however deep, as in Django's templates (Django's backend
@@ -143,6 +140,6 @@ def environment(**options: Any) -> Environment:
         gettext, ngettext, newstyle=False, pgettext=pgettext, npgettext=npgettext
     )
     env.globals.update(
-        fragment=fragment, pieces=pieces, fresh_key=fresh_key, url=url, rules_help=rules_help
+        fragment=fragment, pieces=pieces, fresh_key=fresh_key, url=url_of, rules_help=rules_help
     )
     return env

@@ -179,6 +179,13 @@ def _no_fight(state: State) -> None:
         raise RuleError(_("Finish the fight first."))
 
 
+def skips_looking_for_trouble(turn: Mapping[str, Any]) -> bool:
+    """Whether the turn goes from the door straight to looting: its player met a
+    monster behind the door (``met_in``; a turn kept from before it was recorded met
+    its monster there). One met while looking for trouble skips nothing."""
+    return turn["met"] is not None and turn.get("met_in", "kick_door") == "kick_door"
+
+
 def _apply_next_phase(state: State) -> list[Event]:
     _no_fight(state)
     turn = state["turn"]
@@ -186,7 +193,7 @@ def _apply_next_phase(state: State) -> list[Event]:
     if phase == "charity":
         raise RuleError(_("Charity is the last phase: end the turn."))
     following = PHASES[PHASES.index(phase) + 1]
-    if following == "look_for_trouble" and turn["met"] is not None:
+    if following == "look_for_trouble" and skips_looking_for_trouble(turn):
         following = "loot_room"  # a monster was behind the door
     turn["phase"] = following
     return [{"type": "phase", "seat": turn["seat"], "phase": following}]

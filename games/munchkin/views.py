@@ -177,11 +177,8 @@ class MunchkinPresenter:
                         "slug": slug,
                         "label": PHASE_LABELS[slug],
                         "current": slug == turn["phase"],
-                        # Skipped by a monster met behind the door (a table from
-                        # before ``met_in`` was kept met them all there).
                         "skipped": slug == "look_for_trouble"
-                        and turn["met"] is not None
-                        and turn.get("met_in", "kick_door") == "kick_door",
+                        and rules.skips_looking_for_trouble(turn),
                     }
                     for slug in rules.PHASES
                 ],
