@@ -36,16 +36,18 @@ other phone's. A phone whose socket is down POSTs the same tap instead.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 import json
 import logging
 import random
+import threading
 import time
+from collections.abc import Awaitable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
 
-from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
@@ -53,7 +55,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.core.exceptions import BadRequest as DjangoBadRequest
 from django.core.exceptions import SuspiciousOperation
-from django.db import DEFAULT_DB_ALIAS, close_old_connections, connections
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.http import QueryDict
 from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve
@@ -71,6 +73,7 @@ from companion.errors import (
 from companion.identity import phone_token
 from companion.models import GameSession
 from companion.rendering import Shown
+from config import dbpool
 from games.engine import EngineError
 
 logger = logging.getLogger(__name__)
@@ -169,17 +172,80 @@ def tap_thread(function: Any) -> Any:
         return database_sync_to_async(function)
     if _TAP_THREADS is None:
         _TAP_THREADS = ThreadPoolExecutor(threads, thread_name_prefix="segnalino-tap")
+    executor = _TAP_THREADS
 
-    def run(*args: Any) -> Any:
-        # Each tap runs in a context of its own, where Django keeps the connection
-        # it opens: given back to the pool there, at the end. (Channels' helper
-        # closes connections outside that context, so each stayed checked out.)
+    def run(*args: Any) -> Awaitable[Any]:
+        return asyncio.get_running_loop().run_in_executor(executor, _on_tap_thread, function, args)
+
+    return run
+
+
+#: Each tap thread's own context, where Django keeps the thread's connection
+#: (``django.db.connections`` is per context) from one tap to the next.
+_TAP_CONTEXT = threading.local()
+
+
+def _on_tap_thread(function: Any, args: tuple) -> Any:
+    """On a tap thread: ``function(*args)`` in the thread's own context, with the
+    pooled connection the thread holds (its last tap's, when that one still
+    works). Taking a connection from the pool and giving it back was a new
+    database wrapper, its set-up and the pool's locks on every tap; the check
+    the pool makes on a hand-over is made here instead (``config.dbpool``)."""
+    context = getattr(_TAP_CONTEXT, "context", None)
+    if context is None:
+        context = _TAP_CONTEXT.context = contextvars.Context()
+    return context.run(_with_held_connection, function, args)
+
+
+def _with_held_connection(function: Any, args: tuple) -> Any:
+    held = connections[DEFAULT_DB_ALIAS]
+    if held.connection is not None:
         try:
-            return function(*args)
-        finally:
-            close_old_connections()
+            dbpool.check(held.connection)
+        except Exception:  # killed while held, or unanswered for long: a new one
+            logger.info("a tap thread's connection was lost: it takes another")
+            held.close()
+    try:
+        return function(*args)
+    finally:
+        _keep_if_sound(held)
 
-    return SyncToAsync(run, thread_sensitive=False, executor=_TAP_THREADS)
+
+def _keep_if_sound(held: Any) -> None:
+    """After a tap: the thread keeps its connection, unless the tap left it in a
+    state the next tap must not inherit (Django's own tests, as
+    ``close_if_unusable_or_obsolete`` makes them, without its age limit)."""
+    if held.connection is None:
+        return
+    if held.in_atomic_block or held.get_autocommit() != held.settings_dict["AUTOCOMMIT"]:
+        held.close()
+    elif held.errors_occurred:
+        if held.is_usable():
+            held.errors_occurred = False
+        else:
+            held.close()
+
+
+def release_tap_threads() -> None:
+    """Each tap thread gives its connection back, and the threads end (the next
+    tap starts new ones). For a test run, whose database is dropped at the end:
+    PostgreSQL refuses to drop a database a connection is still open on."""
+    global _TAP_THREADS
+    executor, _TAP_THREADS = _TAP_THREADS, None
+    if executor is None:
+        return
+    # One call per thread: each waits at the barrier until every thread has one.
+    together = threading.Barrier(executor._max_workers)
+
+    def give_back() -> None:
+        context = getattr(_TAP_CONTEXT, "context", None)
+        if context is not None:
+            context.run(connections[DEFAULT_DB_ALIAS].close)
+        together.wait(timeout=10)
+
+    for done in [executor.submit(give_back) for _ in range(executor._max_workers)]:
+        done.result()
+    executor.shutdown()
 
 
 #: Tap paths up to this long are resolved once per process (``/s/ABCDE/undo`` is

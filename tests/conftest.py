@@ -123,6 +123,17 @@ def _no_server_beats(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def _tap_threads_give_back_their_connections():
+    """A tap thread keeps its connection from one tap to the next; after each test
+    the threads give theirs back and end, so no test inherits another's and the
+    test database can be dropped at the end."""
+    yield
+    from companion import consumers
+
+    consumers.release_tap_threads()
+
+
+@pytest.fixture(autouse=True)
 def _english():
     from django.utils import translation
 
