@@ -79,7 +79,12 @@ def group_name(session_id: int) -> str:
 ORIGIN = uuid.uuid4().hex
 
 
-def announce(session_id: int, revision: int) -> None:
+#: What the committing thread hands a table: the snapshot of a revision and the
+#: parts it rendered of it (:func:`offer`).
+Handed = tuple["Table", "Snapshot", dict[tuple, Frame]]
+
+
+def announce(session_id: int, revision: int, handed: Sequence[Handed] = ()) -> None:
     """After commit, from the committing thread: the new revision, to every table.
 
     This process's tables of the session hear of it at once, on their own event
@@ -90,30 +95,51 @@ def announce(session_id: int, revision: int) -> None:
     announcements), and from there on it is the one path: ``Table.announced``.
     Without Redis there is one process, and nobody else to tell.
 
+    ``handed``: what :func:`offer` rendered for the tables, given to each before it
+    hears of the revision. All that an event loop is given of one revision goes in
+    one call: the loop is woken once a tap, not once for the parts, once for the
+    announcement and once for the publish (each wake-up a write to the loop's
+    wake-up descriptor, and the loop's thread taking the interpreter's lock).
+
     The publish does not hold up the committing thread where an event loop of this
     process can make it (the server's); a failure there is logged, and the other
     processes' phones catch up by their heartbeat checks.
     """
     with _tables_lock:
         tables = list(_TABLES.get(session_id, {}).values())
+    calls: dict[asyncio.AbstractEventLoop, list[Callable[[], object]]] = {}
+    for table, snapshot, parts in handed:
+        calls.setdefault(table.loop, []).append(functools.partial(table.offer, snapshot, parts))
     for table in tables:
+        calls.setdefault(table.loop, []).append(functools.partial(table.announced, revision))
+    publishing: asyncio.AbstractEventLoop | None = None
+    if settings.REDIS_URL:
+        channel, message = redis_channel(group_name(session_id)), f"{revision} {ORIGIN}"
+        publishing = _server_loop(tables)
+        if publishing is not None:
+            calls.setdefault(publishing, []).append(
+                functools.partial(_publish_on_loop, channel, message)
+            )
+    for loop, in_order in calls.items():
         try:
             # In a context of its own: not the committing thread's (asgiref marks
             # that one as inside its database thread, and would refuse the renders).
-            table.loop.call_soon_threadsafe(table.announced, revision, context=Context())
+            loop.call_soon_threadsafe(_each, in_order, context=Context())
         except RuntimeError:  # that event loop has closed
-            continue
-    if not settings.REDIS_URL:
-        return
-    channel, message = redis_channel(group_name(session_id)), f"{revision} {ORIGIN}"
-    loop = _server_loop(tables)
-    if loop is not None:
+            if loop is publishing:
+                publishing = None
+    if settings.REDIS_URL and publishing is None:
+        _publisher().publish(channel, message)
+
+
+def _each(calls: Sequence[Callable[[], object]]) -> None:
+    """On a loop: what the committing thread gave it, in order; one failing does
+    not keep the others from running."""
+    for call in calls:
         try:
-            loop.call_soon_threadsafe(_publish_on_loop, channel, message, context=Context())
-            return
-        except RuntimeError:  # that loop closed meanwhile: publish from here
-            pass
-    _publisher().publish(channel, message)
+            call()
+        except Exception:
+            logger.exception("a table could not take revision news: %r", call)
 
 
 def redis_channel(group: str) -> str:
@@ -164,7 +190,7 @@ class Ahead:
     its parts."""
 
     row: Action
-    renders: list[tuple[Table, Snapshot, dict[tuple, Frame]]]
+    renders: list[Handed]
 
 
 def render_ahead(session: GameSession, seats: Sequence[Seat], row: Action) -> Ahead | None:
@@ -191,20 +217,21 @@ def render_ahead(session: GameSession, seats: Sequence[Seat], row: Action) -> Ah
 
 def offer(
     session: GameSession, seats: Sequence[Seat], row: Action | None, ahead: Ahead | None = None
-) -> None:
+) -> list[Handed]:
     """After commit, from the committing thread: what the new revision looks like,
     as read and written under the lock, for this process's tables of the session
     to use instead of reading it again, with the parts their sockets need rendered
     here and now (the thread has everything in hand; the renders need not wait for
     a hop to the event loop and back to the database thread), or while it was
-    written (``ahead``). Data only: it wakes no socket; the announcement does.
+    written (``ahead``). Data only: handed to the tables with the announcement
+    (:func:`announce`), which wakes the sockets.
 
     The tables get copies: the committing thread goes on using its objects (a
     reply may ``refresh_from_db()`` its session), and a snapshot must never change
     under the renders of its revision."""
     with _tables_lock:
         tables = list(_TABLES.get(session.pk, {}).values())
-    handed: list[tuple[Table, Snapshot, dict[tuple, Frame]]] = []
+    handed: list[Handed] = []
     if ahead is not None and row is not None:
         # The row as the tables rendered it is stored now, with its key.
         ahead.row.pk, ahead.row._state.adding, ahead.row._state.db = row.pk, False, row._state.db
@@ -213,11 +240,7 @@ def offer(
         tables = [table for table in tables if table not in done]
     if tables:
         handed = [*handed, *_rendered(tables, *_copies(session, seats, row))]
-    for table, snapshot, parts in handed:
-        try:
-            table.loop.call_soon_threadsafe(table.offer, snapshot, parts, context=Context())
-        except RuntimeError:  # that event loop has closed
-            continue
+    return handed
 
 
 def _copies(
@@ -247,7 +270,7 @@ def copied(instance: _Model) -> _Model:
 
 def _rendered(
     tables: Sequence[Table], session: GameSession, seats: tuple[Seat, ...], row: Action | None
-) -> list[tuple[Table, Snapshot, dict[tuple, Frame]]]:
+) -> list[Handed]:
     """Each table's snapshot of the change (of these copies) and the parts its
     sockets need of it; a table that knows a newer revision is left out, and parts
     that fail to render are left to the loop, which renders them on its way (and

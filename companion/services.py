@@ -943,9 +943,12 @@ def notify(
         try:
             from companion import live  # live reads what services write
 
-            if session is not None and seats is not None:
+            handed = (
                 live.offer(session, seats, row, ahead)
-            live.announce(session_id, revision)
+                if session is not None and seats is not None
+                else []
+            )
+            live.announce(session_id, revision, handed)
         except Exception:
             logger.exception("could not announce revision %s of session %s", revision, session_id)
 

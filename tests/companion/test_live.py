@@ -149,7 +149,14 @@ async def test_a_tap_that_reloads_its_session_after_commit_never_leaves_a_phone_
     table = live.table_here(session.pk)
     assert table is not None
     announced: list[int] = []
-    monkeypatch.setattr(live, "announce", lambda session_id, revision: announced.append(revision))
+
+    def handed_over_unannounced(session_id, revision, handed=()):
+        # The table is given the revision's snapshot, and no socket is woken.
+        announced.append(revision)
+        for to, snapshot, parts in handed:
+            to.loop.call_soon_threadsafe(to.offer, snapshot, parts)
+
+    monkeypatch.setattr(live, "announce", handed_over_unannounced)
 
     first = await sync_to_async(services.submit_action)(
         session, shot("dstructor", "dozer"), token="host", key=next_key()
@@ -176,7 +183,7 @@ async def test_a_tap_that_reloads_its_session_after_commit_never_leaves_a_phone_
 async def test_a_lost_announcement_is_caught_by_the_heartbeat(make_session, monkeypatch):
     session = await new_session(make_session)
     ws = await _connected(session, "phone-b")
-    monkeypatch.setattr("companion.live.announce", lambda session_id, revision: None)
+    monkeypatch.setattr("companion.live.announce", lambda session_id, revision, handed=(): None)
     monkeypatch.setattr(live, "VERIFY_SECONDS", 0.0)
     await sync_to_async(services.submit_action)(
         session, shot("dstructor", "dozer"), token="host", key=next_key()
@@ -195,7 +202,7 @@ async def test_a_failure_after_commit_is_not_an_error_and_a_retry_changes_nothin
 ):
     session = await new_session(make_session)
 
-    def down(session_id, revision):
+    def down(session_id, revision, handed=()):
         raise ConnectionError("the channel layer is down")
 
     monkeypatch.setattr("companion.live.announce", down)
@@ -331,7 +338,7 @@ def test_a_tap_whose_push_fails_after_commit_is_answered_as_done_and_a_retry_cha
     session = make_session()
     services.claim_seat(session, 0, "phone-a")
 
-    def down(session_id, revision):
+    def down(session_id, revision, handed=()):
         raise ConnectionError("Redis blipped after the commit")
 
     monkeypatch.setattr("companion.live.announce", down)
