@@ -503,11 +503,19 @@ class Table:
     # -- announcements and checks
 
     def announced(self, revision: int) -> None:
-        """The relay heard of ``revision``: every socket sends it (once)."""
-        spawn(self._deliver(revision))
+        """The relay heard of ``revision``: every socket sends it (once). A revision
+        the table already holds (this process's own tap: handed over with the
+        announcement) goes to the sockets at once, without a task to read it."""
+        known = self.snapshot
+        if known is not None and known.revision >= revision:
+            self._deliver_now(known, revision)
+        else:
+            spawn(self._deliver(revision))
 
     async def _deliver(self, revision: int) -> None:
-        snapshot = await self.latest(revision)
+        self._deliver_now(await self.latest(revision), revision)
+
+    def _deliver_now(self, snapshot: Snapshot, revision: int) -> None:
         # Every part this table's sockets need, rendered in one trip to the
         # database thread (which also runs the POSTs), before they ask for them.
         jobs = []
