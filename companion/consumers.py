@@ -175,7 +175,10 @@ def tap_thread(function: Any) -> Any:
     executor = _TAP_THREADS
 
     def run(*args: Any) -> Awaitable[Any]:
-        return asyncio.get_running_loop().run_in_executor(executor, _on_tap_thread, function, args)
+        loop = asyncio.get_running_loop()
+        answer = loop.create_future()
+        executor.submit(_on_tap_thread, loop, answer, function, args)
+        return answer
 
     return run
 
@@ -185,16 +188,45 @@ def tap_thread(function: Any) -> Any:
 _TAP_CONTEXT = threading.local()
 
 
-def _on_tap_thread(function: Any, args: tuple) -> Any:
+def _on_tap_thread(
+    loop: asyncio.AbstractEventLoop, answer: asyncio.Future, function: Any, args: tuple
+) -> None:
     """On a tap thread: ``function(*args)`` in the thread's own context, with the
     pooled connection the thread holds (its last tap's, when that one still
     works). Taking a connection from the pool and giving it back was a new
     database wrapper, its set-up and the pool's locks on every tap; the check
-    the pool makes on a hand-over is made here instead (``config.dbpool``)."""
+    the pool makes on a hand-over is made here instead (``config.dbpool``).
+
+    The tap's answer goes back to ``loop`` in the same call as what the tap
+    committed has for that loop (``live.waking``: the announcement, and the
+    tables' parts), after it: one wake-up of the loop a tap, not two."""
     context = getattr(_TAP_CONTEXT, "context", None)
     if context is None:
         context = _TAP_CONTEXT.context = contextvars.Context()
-    return context.run(_with_held_connection, function, args)
+    result: Any = None
+    error: BaseException | None = None
+    with live.waking(loop) as news:
+        try:
+            result = context.run(_with_held_connection, function, args)
+        except BaseException as failed:  # handed to the awaiting task, as run_in_executor does
+            error = failed
+    try:
+        loop.call_soon_threadsafe(
+            _answered, answer, news, result, error, context=contextvars.Context()
+        )
+    except RuntimeError:  # the loop has closed: nobody waits for the answer
+        pass
+
+
+def _answered(answer: asyncio.Future, news: list, result: Any, error: BaseException | None) -> None:
+    """On the loop: what the tap committed goes to the tables, then its answer."""
+    live.each(news)
+    if answer.done():  # the socket's task was cancelled meanwhile (it closed)
+        return
+    if error is not None:
+        answer.set_exception(error)
+    else:
+        answer.set_result(result)
 
 
 def _with_held_connection(function: Any, args: tuple) -> Any:

@@ -34,13 +34,14 @@ up within seconds of any lost message.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import itertools
 import logging
 import threading
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextvars import Context
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
@@ -120,11 +121,15 @@ def announce(session_id: int, revision: int, handed: Sequence[Handed] = ()) -> N
             calls.setdefault(publishing, []).append(
                 functools.partial(_publish_on_loop, channel, message)
             )
+    woken = getattr(_WAKING, "woken", None)
     for loop, in_order in calls.items():
+        if woken is not None and loop is woken[0]:
+            woken[1].extend(in_order)  # goes with the tap's answer (:func:`waking`)
+            continue
         try:
             # In a context of its own: not the committing thread's (asgiref marks
             # that one as inside its database thread, and would refuse the renders).
-            loop.call_soon_threadsafe(_each, in_order, context=Context())
+            loop.call_soon_threadsafe(each, in_order, context=Context())
         except RuntimeError:  # that event loop has closed
             if loop is publishing:
                 publishing = None
@@ -132,14 +137,32 @@ def announce(session_id: int, revision: int, handed: Sequence[Handed] = ()) -> N
         _publisher().publish(channel, message)
 
 
-def _each(calls: Sequence[Callable[[], object]]) -> None:
-    """On a loop: what the committing thread gave it, in order; one failing does
+def each(calls: Sequence[Callable[[], object]]) -> None:
+    """On a loop: what a committing thread gave it, in order; one failing does
     not keep the others from running."""
     for call in calls:
         try:
             call()
         except Exception:
             logger.exception("a table could not take revision news: %r", call)
+
+
+_WAKING = threading.local()
+
+
+@contextlib.contextmanager
+def waking(loop: asyncio.AbstractEventLoop) -> Iterator[list[Callable[[], object]]]:
+    """In a thread that will wake ``loop`` when it is done (a tap thread, which
+    then answers the tap there): what :func:`announce` has for that loop is kept
+    in the list yielded, for the thread to send with its own wake-up
+    (:func:`each`, before the answer), not sent in a wake-up of its own."""
+    news: list[Callable[[], object]] = []
+    before = getattr(_WAKING, "woken", None)
+    _WAKING.woken = (loop, news)
+    try:
+        yield news
+    finally:
+        _WAKING.woken = before
 
 
 def redis_channel(group: str) -> str:

@@ -399,3 +399,36 @@ async def test_on_postgresql_a_render_ahead_that_would_read_the_log_is_left_to_t
     assert 'data-damage="4"' in update
     assert len(asked) == 1  # tried ahead, refused; the table's own render does not ask
     assert "could not render" not in caplog.text
+
+
+async def test_a_tap_wakes_the_servers_event_loop_once(make_session, monkeypatch):
+    # On PostgreSQL a tap runs in a tap thread, which hands the event loop what it
+    # committed (the parts, the announcement, the publish) and the tap's answer in
+    # one call: each call from another thread wakes the loop (a write to its
+    # wake-up descriptor, and a turn of the interpreter's lock).
+    import asyncio
+    import threading
+
+    from django.db import connection
+
+    if await sync_to_async(lambda: connection.vendor)() != "postgresql":
+        pytest.skip("set DATABASE_URL=postgres://… (taps run in tap threads there) to run it")
+    session = await seated(make_session, "anna", "bruno")
+    anna = await open_socket(session.code, "anna")
+    bruno = await open_socket(session.code, "bruno")
+    loop, here = asyncio.get_running_loop(), threading.get_ident()
+    woken: list[object] = []
+    real = loop.call_soon_threadsafe
+
+    def counted(callback, *args, **kwargs):
+        if threading.get_ident() != here:
+            woken.append(callback)
+        return real(callback, *args, **kwargs)
+
+    monkeypatch.setattr(loop, "call_soon_threadsafe", counted)
+    await anna.send_to(text_data=hit(session.code, "dozer", "once-1"))
+    assert await answer_to(anna) == {"type": "done", "key": "once-1", "version": 1}
+    assert 'data-version="1"' in await bruno.receive_from(timeout=5)
+    assert len(woken) == 1, woken
+    await anna.disconnect()
+    await bruno.disconnect()
