@@ -90,18 +90,49 @@ def reopened_in(page: Page, language: str) -> None:
     expect(page.locator("#controls [data-undo]")).to_be_visible()
 
 
-def clear_of_the_bar(locator: Locator, bar_at_the_bottom: str = "#controls") -> None:
+def _brought_into_view(element: Locator, start: str, focus: str | None) -> None:
+    """The page scrolled to ``start`` (``top`` or ``bottom``), then ``element`` (or the
+    control ``focus`` finds in it: what gets the focus) brought into view with the least
+    scrolling that shows it, as the browser does for a control that gets the focus."""
+    page = element.page
+    page.evaluate(
+        "top => window.scrollTo({top, behavior: 'instant'})",
+        0 if start == "top" else page.evaluate("document.documentElement.scrollHeight"),
+    )
+    target = element.locator(focus).first if focus else element
+    target.evaluate("node => node.scrollIntoView({block: 'nearest', behavior: 'instant'})")
+
+
+def _name(element: Locator) -> str:
+    return " ".join((element.text_content() or "").split())[:40]
+
+
+def clear_of_the_bar(
+    locator: Locator, bar_at_the_bottom: str = "#controls", focus: str | None = None
+) -> None:
     """Each element ``locator`` finds, brought into view from the top of the page with
     the least scrolling that shows it (what the browser does for a control at the edge
     of the screen that gets the focus: a tap, the keyboard's Next or Tab), ends up wholly
     above the bar floating at the bottom of the screen (the undo bar, unless
-    ``bar_at_the_bottom`` names another), not under it."""
+    ``bar_at_the_bottom`` names another; a sticky one is measured where it then sits),
+    not under it. ``focus``: scroll to the control it finds in the element instead."""
     page = locator.page
-    bar = boxes(page.locator(bar_at_the_bottom))[0]
     for element in locator.all():
-        page.evaluate("window.scrollTo({top: 0, behavior: 'instant'})")
-        element.evaluate("node => node.scrollIntoView({block: 'nearest', behavior: 'instant'})")
-        box = boxes(element)[0]
+        _brought_into_view(element, "top", focus)
+        box, bar = boxes(element)[0], boxes(page.locator(bar_at_the_bottom))[0]
         under = box["y"] + box["height"] - bar["y"]
-        name = " ".join((element.text_content() or "").split())[:40]
+        name = _name(element)
         assert under <= 0, f"{name!r} is {under:.0f}px under {bar_at_the_bottom} once scrolled to"
+
+
+def clear_of_the_top_bar(locator: Locator, bar_at_the_top: str, focus: str | None = None) -> None:
+    """Each element ``locator`` finds, brought into view from the end of the page as
+    :func:`clear_of_the_bar` does (scrolling up: Shift+Tab), ends up wholly below the
+    bar stuck at the top of the screen (``bar_at_the_top``, where it then sits)."""
+    page = locator.page
+    for element in locator.all():
+        _brought_into_view(element, "bottom", focus)
+        box, bar = boxes(element)[0], boxes(page.locator(bar_at_the_top))[0]
+        under = bar["y"] + bar["height"] - box["y"]
+        name = _name(element)
+        assert under <= 0, f"{name!r} is {under:.0f}px under {bar_at_the_top} once scrolled to"

@@ -8,7 +8,7 @@ import os
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import boxes, wait_live
+from tests.e2e.pages import boxes, clear_of_the_top_bar, wait_live
 from tests.e2e.test_shazamm import SESSION_URL, lock_form
 
 pytestmark = [pytest.mark.e2e]
@@ -129,3 +129,15 @@ def test_no_spell_name_is_cut_inside_a_word_on_a_360px_phone(phone_a, language):
         if box["height"] > 64
     ]
     assert not tall, f"{tall} take three lines or more"
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_a_spell_the_browser_scrolls_to_stops_below_the_lock_bar(phone_a, language):
+    # The bid and "Lock in" stay stuck at the top while the hand scrolls. A spell the
+    # browser brings into view scrolling up (a tap on its box or its "?", the keyboard's
+    # Shift+Tab) stopped at the very top of the screen: under the bar, out of sight.
+    timed_duel(phone_a, full_hand=True, language=language)
+    tiles = lock_form(phone_a).locator("li.spell-tile")
+    expect(tiles.first).to_be_visible()
+    clear_of_the_top_bar(tiles, "form.lock .lock-bar", focus="input")
+    clear_of_the_top_bar(tiles, "form.lock .lock-bar", focus="summary")
