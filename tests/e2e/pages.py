@@ -81,6 +81,18 @@ def tall_enough(locator: Locator, height: float = 44) -> None:
         assert box["height"] >= height, f"a tap target of {locator} is {box['height']:.0f}px high"
 
 
+#: The strip a phone without a home button keeps at the bottom of its screen (34 px:
+#: an iPhone's home indicator), under which nothing the player taps should sit.
+HOME_STRIP = 34
+
+
+def with_home_strip(page: Page, height: int = HOME_STRIP) -> None:
+    """From now on the phone reports a home strip ``height`` px high at the bottom of
+    its screen (``env(safe-area-inset-bottom)``), as a phone without a home button."""
+    session = page.context.new_cdp_session(page)
+    session.send("Emulation.setSafeAreaInsetsOverride", {"insets": {"bottom": height}})
+
+
 def reopened_in(page: Page, language: str) -> None:
     """The phone's table opened again in ``language``, live, its undo bar showing."""
     page.context.set_extra_http_headers({"Accept-Language": language})

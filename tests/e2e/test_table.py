@@ -14,7 +14,7 @@ from django.utils import translation
 from playwright.sync_api import Page, WebSocketRoute, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.e2e.pages import clear_of_the_bar, reopened_in
+from tests.e2e.pages import HOME_STRIP, clear_of_the_bar, reopened_in, with_home_strip
 
 # No Django test database: the server under test has its own SQLite file, and
 # nothing here uses the ``db`` fixture, so pytest-django never sets one up.
@@ -186,6 +186,28 @@ def test_a_control_the_browser_scrolls_to_stops_above_the_undo_bar(phone_a, lang
     hit(phone_a, "dozer", 1)
     reopened_in(phone_a, language)
     clear_of_the_bar(phone_a.locator("[data-hit=violet], #seats > summary"))
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_the_undo_bar_sits_above_the_phones_home_strip(phone_a, language):
+    # On a phone with a home strip at the bottom of its screen, the undo button sat
+    # in it (a swipe there leaves the browser), unlike the home page's join bar: the
+    # bar now grows by the strip, and what keeps clear of the bar follows it.
+    create_session(phone_a)
+    hit(phone_a, "dozer", 1)
+    with_home_strip(phone_a)
+    reopened_in(phone_a, language)
+    undo = phone_a.locator("#controls [data-undo]").bounding_box()
+    assert undo is not None
+    height = phone_a.viewport_size["height"]
+    assert undo["y"] + undo["height"] <= height - HOME_STRIP, "the undo button is in the strip"
+    clear_of_the_bar(phone_a.locator("[data-hit=violet], #seats > summary"))
+    record = phone_a.locator("#shot-form button.record")
+    assert record.evaluate("node => getComputedStyle(node).bottom") == f"{76 + HOME_STRIP}px"
+    phone_a.evaluate(
+        "window.scrollTo({top: document.documentElement.scrollHeight, behavior: 'instant'})"
+    )
+    assert phone_a.evaluate(_UNDER_THE_BAR) <= 0
 
 
 def test_the_other_phone_keeps_the_newest_fifteen_entries_in_order(phone_a, phone_b):
