@@ -7,8 +7,16 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import boxes, no_horizontal_scroll, on_one_line, tall_enough, wait_live
-from tests.e2e.test_table import create_session, expect_damage, join_by_code, sit
+from tests.e2e.pages import (
+    boxes,
+    clear_of_the_bar,
+    no_horizontal_scroll,
+    on_one_line,
+    reopened_in,
+    tall_enough,
+    wait_live,
+)
+from tests.e2e.test_table import create_session, expect_damage, hit, join_by_code, sit
 
 VIEWPORT_HEIGHT = 740
 
@@ -162,3 +170,38 @@ def test_nothing_sits_at_the_bottom_of_the_screen_until_there_is_something_to_un
     expect(phone_a.locator("#controls [data-undo]")).to_be_visible()
     assert record.evaluate("node => getComputedStyle(node).bottom") == "76px"
     on_one_line(phone_a.locator("#history .by"))
+
+
+def a_tall_shot(page: Page) -> None:
+    """D-struct-OR's shot with a three-effect weapon at all three others: a form taller
+    than the screen, its Record button stuck at the bottom of it."""
+    form = page.locator("#shot-form")
+    form.locator("select[name=_other_weapon]").select_option("machine-gun")
+    expect(form.locator("label.effect")).to_have_count(3)
+    for name in ("Anna", "Bruno", "Violet"):
+        form.locator("label.chip-choice", has_text=name).click()
+        expect(form.locator("div.target", has_text=name)).to_be_visible()
+    height = form.bounding_box()
+    assert height is not None and height["height"] > VIEWPORT_HEIGHT
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_a_chip_the_browser_scrolls_to_stops_above_the_record_button(phone_a, language):
+    # The shot helper's Record button sticks to the bottom of the screen while the form
+    # runs past it. A chip or number brought into view (a tap, the keyboard's Tab) used
+    # to stop at the very bottom: under the button, where a tap records the shot. With
+    # the undo bar showing too, the button sits higher and the chips stop higher.
+    create_session(phone_a, host_seat="dstructor")
+    hit(phone_a, "dozer", 1)
+    reopened_in(phone_a, language)
+    for undo_bar in (True, False):
+        if not undo_bar:
+            phone_a.locator("#controls [data-undo]").click()
+            expect(phone_a.locator("#controls")).to_be_hidden()
+            phone_a.reload()  # a fresh shot form
+            wait_live(phone_a)
+        a_tall_shot(phone_a)
+        form = phone_a.locator("#shot-form")
+        clear_of_the_bar(
+            form.locator("label.chip-choice, .pips label"), "#shot-form button.record", "input"
+        )
