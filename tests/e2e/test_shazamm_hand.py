@@ -8,7 +8,7 @@ import os
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import boxes, clear_of_the_top_bar, wait_live
+from tests.e2e.pages import boxes, clear_of_the_top_bar, side_by_side, wait_live
 from tests.e2e.test_shazamm import SESSION_URL, lock_form
 
 pytestmark = [pytest.mark.e2e]
@@ -141,3 +141,13 @@ def test_a_spell_the_browser_scrolls_to_stops_below_the_lock_bar(phone_a, langua
     expect(tiles.first).to_be_visible()
     clear_of_the_top_bar(tiles, "form.lock .lock-bar", focus="input")
     clear_of_the_top_bar(tiles, "form.lock .lock-bar", focus="summary")
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_a_mages_thinking_badge_keeps_to_its_line(phone_a, language):
+    # "Anna  you  50 mana  6 cards" filled the line and "thinking…" went alone to the
+    # next one: the hand and the bid's state now wrap together.
+    timed_duel(phone_a, full_hand=False, language=language)
+    mage = phone_a.locator("li.mage").first
+    expect(mage.locator(".badge.muted")).to_be_visible()
+    side_by_side(mage.locator(".small"), mage.locator(".badge.muted"))
