@@ -1,6 +1,8 @@
+import re
 from typing import Any
 
 from django import template
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from companion import fragments
@@ -30,3 +32,20 @@ def seats_section(context: template.Context) -> str:
         context["session"], context["seats"], context["viewer"], oob=bool(context.get("oob"))
     )
     return fragments.render(SEATS_TEMPLATE, values, request=context.get("request"))
+
+
+# ------------------------------------------------------- words on a narrow screen
+
+#: A link's parts, each up to and with its "/": "http://", "192.168.1.20:8000/", "w/"...
+_URL_PARTS = re.compile(r"[^/]*/+|[^/]+")
+
+
+@register.filter
+def breakable_url(url: str) -> SafeString:
+    """``url`` as parts that a narrow screen keeps whole (``.url-part``), so a line
+    breaks only after a "/": "http://192.168.1.20:8000/w/" then "ZDPo8gegF7MX-M8Qp/",
+    not a code cut in two at a "-" or anywhere, nor its last "/" alone on a line."""
+    parts = format_html_join(
+        "", '<span class="url-part">{}</span>', ((part,) for part in _URL_PARTS.findall(url))
+    )
+    return format_html('<span class="url">{}</span>', parts)

@@ -66,6 +66,52 @@ def side_by_side(first: Locator, second: Locator) -> None:
     )
 
 
+def wrapped_evenly(locator: Locator) -> None:
+    """The elements ``locator`` finds fill their lines evenly: as many on each line (or
+    one fewer on the last), never one alone on a line below the others."""
+    rows: dict[int, int] = {}
+    for box in boxes(locator):
+        rows[round(box["y"])] = rows.get(round(box["y"]), 0) + 1
+    counts = [rows[top] for top in sorted(rows)]
+    assert max(counts) - min(counts) <= 1 and (len(counts) == 1 or counts[-1] > 1), (
+        f"{locator} wraps {'+'.join(map(str, counts))}"
+    )
+
+
+#: The lines a link's text takes, as the screen shows them.
+_LINES_OF = """node => {
+  const lines = [];
+  let top = -Infinity;
+  const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+  for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+    for (let at = 0; at < text.length; at++) {
+      const range = document.createRange();
+      range.setStart(text, at);
+      range.setEnd(text, at + 1);
+      const box = range.getBoundingClientRect();
+      if (!box.height) continue;
+      if (box.top > top + box.height / 2) {
+        lines.push('');
+        top = box.top;
+      }
+      lines[lines.length - 1] += text.data[at];
+    }
+  }
+  return lines;
+}"""
+
+
+def broken_only_after(locator: Locator, mark: str = "/") -> list[list[str]]:
+    """Each element ``locator`` finds breaks its text only after ``mark`` (a link after a
+    "/"); the lines of each, as shown."""
+    shown = []
+    for element in locator.all():
+        lines = element.evaluate(_LINES_OF)
+        assert all(line.endswith(mark) for line in lines[:-1]), f"broken as {lines}"
+        shown.append(lines)
+    return shown
+
+
 def apart(locator: Locator, gap: float = 3) -> None:
     """The elements ``locator`` finds that share a line do not touch."""
     found = boxes(locator)

@@ -9,12 +9,14 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.pages import (
     boxes,
+    broken_only_after,
     clear_of_the_bar,
     no_horizontal_scroll,
     on_one_line,
     reopened_in,
     tall_enough,
     wait_live,
+    wrapped_evenly,
 )
 from tests.e2e.test_table import create_session, expect_damage, hit, join_by_code, sit
 
@@ -205,3 +207,35 @@ def test_a_chip_the_browser_scrolls_to_stops_above_the_record_button(phone_a, la
         clear_of_the_bar(
             form.locator("label.chip-choice, .pips label"), "#shot-form button.record", "input"
         )
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_four_players_read_well_on_a_360px_phone(phone_a, language):
+    # Four players with names of five letters: the map's four figures wrapped three and
+    # one alone; the undo button's label was cut after some 35 letters on one line (it
+    # could end ".…"); the watch-only link, on a phone set to larger text, broke
+    # anywhere in its code (or at a "-" in it), its last letters alone on a line.
+    names = {"dstructor": "Dario", "banshee": "Anna", "dozer": "Bruno", "violet": "Carla"}
+    create_session(phone_a, names=names)
+    board = phone_a.locator("article#player-dozer")
+    board.locator("form.hit fieldset.pips").nth(0).locator("label", has_text="2").click()
+    board.locator("form.hit fieldset.pips").nth(1).locator("label", has_text="1").click()
+    board.locator("[data-hit=dozer]").click()
+    expect_damage(phone_a, "dozer", 2)
+    reopened_in(phone_a, language)
+
+    wrapped_evenly(phone_a.locator("#map fieldset.chips").first.locator("label.chip-choice"))
+
+    label = phone_a.locator("#controls .undo-text")
+    expect(label).to_contain_text("Bruno")
+    hidden = label.evaluate(
+        "node => [node.scrollWidth - node.clientWidth, node.scrollHeight - node.clientHeight]"
+    )
+    assert hidden == [0, 0], f"{label.text_content()!r} is cut: {hidden} px hidden"
+    undo = boxes(phone_a.locator("#controls [data-undo]"))[0]
+    assert undo["height"] <= 56, "the undo bar grew"
+
+    phone_a.add_style_tag(content="html{font-size:20px}")  # the phone's larger text
+    lines = broken_only_after(phone_a.locator("#invite .small a"))
+    assert any(len(link) > 1 for link in lines), f"no link took two lines: {lines}"
+    no_horizontal_scroll(phone_a)

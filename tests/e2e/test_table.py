@@ -30,11 +30,14 @@ LIVE_TIMEOUT_MS = 5_000
 # ---------------------------------------------------------------- helpers
 
 
-def create_session(page: Page, host_seat: str = "banshee") -> str:
-    """Phone ``page`` creates an Adrenaline table (D-struct-OR plays first) and sits down."""
+def create_session(
+    page: Page, host_seat: str = "banshee", names: dict[str, str] | None = None
+) -> str:
+    """Phone ``page`` creates an Adrenaline table (D-struct-OR plays first) and sits down;
+    ``names``: the players' names by character (Anna plays Banshee, Bruno Dozer)."""
     page.goto("/new/adrenaline/")
-    page.fill("#name_banshee", "Anna")
-    page.fill("#name_dozer", "Bruno")
+    for character, name in (names or {"banshee": "Anna", "dozer": "Bruno"}).items():
+        page.fill(f"#name_{character}", name)
     page.select_option("#first", "dstructor")
     page.select_option("#host_seat", host_seat)
     page.get_by_role("button", name="Create session").click()
