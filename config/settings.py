@@ -14,6 +14,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -155,8 +156,16 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 #: Threads that apply the taps phones send on their sockets (PostgreSQL only;
 #: companion/consumers.py): a table's taps take turns, different tables' run side
-#: by side. At most the connection pool's size.
+#: by side. Each keeps a pooled connection from tap to tap, so there must be fewer
+#: than the pool holds: the pages and the sockets' reads take theirs from the rest.
 SEGNALINO_TAP_THREADS = int(os.environ.get("SEGNALINO_TAP_THREADS", "4"))
+_pool = DATABASES["default"].get("OPTIONS", {}).get("pool")
+if isinstance(_pool, dict) and SEGNALINO_TAP_THREADS >= _pool["max_size"]:
+    raise ImproperlyConfigured(
+        f"SEGNALINO_TAP_THREADS={SEGNALINO_TAP_THREADS} must be less than DB_POOL_MAX="
+        f"{_pool['max_size']}: each tap thread keeps a pooled connection, and the pages "
+        "need the others"
+    )
 
 # Redis: how server processes tell each other of changes (pub/sub, companion/live.py),
 # the cache and the Celery broker, when REDIS_URL is set. Without it there is one

@@ -133,3 +133,25 @@ def test_an_address_over_16_kb_gets_an_answer_not_a_dropped_connection():
                 answer += chunk
     # daphne answers 414 (config/daphne_limits.py); uvicorn 400 (Invalid HTTP request).
     assert answer.startswith((b"HTTP/1.1 414", b"HTTP/1.1 400")), answer[:100]
+
+
+def test_more_tap_threads_than_the_pool_can_spare_refuse_to_start():
+    # Each tap thread keeps a pooled connection: as many threads as the pool holds
+    # would leave the pages waiting for one.
+    def started(threads: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-c", "import django; django.setup()"],
+            cwd=REPO,
+            env=server_env(
+                DATABASE_URL="postgres://postgres@127.0.0.1:5432/segnalino",
+                DB_POOL_MAX="8",
+                SEGNALINO_TAP_THREADS=threads,
+            ),
+            capture_output=True,
+            text=True,
+        )
+
+    refused = started("8")
+    assert refused.returncode != 0
+    assert "SEGNALINO_TAP_THREADS=8 must be less than DB_POOL_MAX=8" in refused.stderr
+    assert started("7").returncode == 0, started("7").stderr[-500:]
