@@ -50,10 +50,15 @@ class Wording:
         tap that repeats it is told it repeats."""
         return " ".join(self.lines(events))
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def pickled(self) -> bytes:
+        """Its contents pickled (once): two wordings with the same bytes word every
+        entry alike."""
         if self._pickled is None:
             self._pickled = pickle.dumps((self.game, self.seen, self.names), protocol=5)
-        return (_unpickle_wording, (self._pickled,))
+        return self._pickled
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_unpickle_wording, (self.pickled(),))
 
 
 def _unpickle_wording(pickled: bytes) -> Wording:
@@ -82,12 +87,22 @@ class HistoryEntry:
         return self.wording.lines(pickle.loads(self.events))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Its fields in order, without their names: an entry's key is pickled for
-        # each of the history's fifteen entries after every tap.
-        return (HistoryEntry, _entry_fields(self))
+        # Its fields in order, pickled once an entry: an entry's key is pickled for
+        # each of the history's fifteen entries after every tap, and an entry whose
+        # row, wording and undoing did not change is the same object as before
+        # (:func:`history`).
+        pickled = self.__dict__.get("_pickled")
+        if pickled is None:
+            pickled = pickle.dumps(_entry_fields(self), protocol=5)
+            object.__setattr__(self, "_pickled", pickled)
+        return (_unpickle_entry, (pickled,))
 
 
 _entry_fields = operator.attrgetter(*(f.name for f in fields(HistoryEntry)))
+
+
+def _unpickle_entry(pickled: bytes) -> HistoryEntry:
+    return HistoryEntry(*pickle.loads(pickled))
 
 
 @dataclass(frozen=True)
@@ -198,18 +213,32 @@ def history(
 ) -> list[HistoryEntry]:
     """The newest actions first (their sentences in the reader's language)."""
     wording = wording or Wording.of(session, seats)
+    worded = wording.pickled()
     return [
-        HistoryEntry(
-            version=row.version,
-            seat_name=wording.names.get(row.seat) if row.seat is not None else None,
-            events=events_pickled(row),
-            wording=wording,
-            undone=row.version in undone,
-            is_undo=row.kind == Action.Kind.UNDO,
-            undoes=row.undoes,
-        )
+        _entry(row, wording, worded, row.version in undone)
         for row in (recent_actions(session, limit) if rows is None else rows)
     ]
+
+
+def _entry(row: Action, wording: Wording, worded: bytes, undone: bool) -> HistoryEntry:
+    """A row's history entry; the one made for this row object before when the
+    wording then pickled as ``worded`` does now and the row's undoing is the same
+    (a live table's tail keeps its rows: the fourteen entries a tap leaves as they
+    were are the same objects, their keys pickled once)."""
+    kept = row.__dict__.get("_history_entry")
+    if kept is not None and kept[0] == worded and kept[1] == undone:
+        return kept[2]
+    entry = HistoryEntry(
+        version=row.version,
+        seat_name=wording.names.get(row.seat) if row.seat is not None else None,
+        events=events_pickled(row),
+        wording=wording,
+        undone=undone,
+        is_undo=row.kind == Action.Kind.UNDO,
+        undoes=row.undoes,
+    )
+    row.__dict__["_history_entry"] = (worded, undone, entry)
+    return entry
 
 
 def events_pickled(row: Action) -> bytes:

@@ -91,6 +91,31 @@ def test_an_entry_is_kept_by_its_row_and_all_its_wording_reads():
     assert key({0: "Anna"}, {"names": ["Anna", "Bea"]}) != same
 
 
+def test_a_kept_rows_entry_is_made_again_when_its_names_or_its_undoing_change(make_session):
+    # A live table keeps its log's rows from one tap to the next, and with them their
+    # entries: the same entry (its key pickled once) while nothing it shows changed,
+    # a new one with a new key when a player is renamed or the action is undone.
+    session = make_session()
+    services.submit_action(session, shot("dstructor", "dozer"), token="host", key=next_key())
+    seats = list(session.seats.all())
+    rows = list(session.actions.order_by("-version"))
+
+    def entry(seats, undone=frozenset()) -> HistoryEntry:
+        return history(session, seats, set(undone), rows=rows)[0]
+
+    def key(entry: HistoryEntry) -> bytes:
+        return fragments.key_of("companion/partials/history_entry.html", {"entry": entry}, "en")
+
+    first = entry(seats)
+    assert entry(list(session.seats.all())) is first
+    undone = entry(seats, {first.version})
+    assert undone is not first and undone.undone and key(undone) != key(first)
+    seats[0].name = "Zed"  # the shooter's player, renamed
+    renamed = entry(seats)
+    assert renamed is not first and key(renamed) != key(first)
+    assert renamed.wording.names[0] == "Zed" != first.wording.names[0]
+
+
 @pytest.mark.parametrize("game", [p.slug for p in presenters()])
 def test_every_game_declares_what_its_history_reads(game):
     assert callable(getattr(presenter_for(game), "history_state", None))
