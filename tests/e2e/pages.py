@@ -174,23 +174,31 @@ def clear_of_the_bar(
     above the bar floating at the bottom of the screen (the undo bar, unless
     ``bar_at_the_bottom`` names another; a sticky one is measured where it then sits),
     not under it. ``focus``: scroll to the control it finds in the element instead."""
-    page = locator.page
-    for element in locator.all():
-        _brought_into_view(element, "top", focus)
-        box, bar = boxes(element)[0], boxes(page.locator(bar_at_the_bottom))[0]
-        under = box["y"] + box["height"] - bar["y"]
-        name = _name(element)
-        assert under <= 0, f"{name!r} is {under:.0f}px under {bar_at_the_bottom} once scrolled to"
+    _clear_of(locator, bar_at_the_bottom, "top", focus, lambda box, bar: box["bottom"] - bar["y"])
 
 
 def clear_of_the_top_bar(locator: Locator, bar_at_the_top: str, focus: str | None = None) -> None:
     """Each element ``locator`` finds, brought into view from the end of the page as
     :func:`clear_of_the_bar` does (scrolling up: Shift+Tab), ends up wholly below the
     bar stuck at the top of the screen (``bar_at_the_top``, where it then sits)."""
+    _clear_of(locator, bar_at_the_top, "bottom", focus, lambda box, bar: bar["bottom"] - box["y"])
+
+
+def _clear_of(
+    locator: Locator,
+    bar: str,
+    scrolled_from: str,
+    focus: str | None,
+    under: Callable[[dict, dict], float],
+) -> None:
+    """Each element, brought into view from ``scrolled_from``, is under ``bar`` by
+    ``under(element's box, bar's box)`` pixels (boxes with a ``bottom``): none."""
     page = locator.page
     for element in locator.all():
-        _brought_into_view(element, "bottom", focus)
-        box, bar = boxes(element)[0], boxes(page.locator(bar_at_the_top))[0]
-        under = bar["y"] + bar["height"] - box["y"]
-        name = _name(element)
-        assert under <= 0, f"{name!r} is {under:.0f}px under {bar_at_the_top} once scrolled to"
+        _brought_into_view(element, scrolled_from, focus)
+        box, bar_box = (
+            {**found, "bottom": found["y"] + found["height"]}
+            for found in (boxes(element)[0], boxes(page.locator(bar))[0])
+        )
+        covered = under(box, bar_box)
+        assert covered <= 0, f"{_name(element)!r} is {covered:.0f}px under {bar} once scrolled to"
