@@ -215,7 +215,7 @@ def _on_tap_thread(
             _answered, answer, news, result, error, context=contextvars.Context()
         )
     except RuntimeError:  # the loop has closed: nobody waits for the answer
-        pass
+        live.undelivered(news)
 
 
 def _answered(answer: asyncio.Future, news: list, result: Any, error: BaseException | None) -> None:
@@ -267,7 +267,8 @@ def release_tap_threads() -> None:
     if executor is None:
         return
     # One call per thread: each waits at the barrier until every thread has one.
-    together = threading.Barrier(executor._max_workers)
+    threads = executor._max_workers  # what it was made with (the setting may differ now)
+    together = threading.Barrier(threads)
 
     def give_back() -> None:
         context = getattr(_TAP_CONTEXT, "context", None)
@@ -275,7 +276,7 @@ def release_tap_threads() -> None:
             context.run(connections[DEFAULT_DB_ALIAS].close)
         together.wait(timeout=10)
 
-    for done in [executor.submit(give_back) for _ in range(executor._max_workers)]:
+    for done in [executor.submit(give_back) for _ in range(threads)]:
         done.result()
     executor.shutdown()
 

@@ -147,6 +147,15 @@ def each(calls: Sequence[Callable[[], object]]) -> None:
             logger.exception("a table could not take revision news: %r", call)
 
 
+def undelivered(calls: Sequence[Callable[[], object]]) -> None:
+    """What a loop that has closed was to be given: its publish is made from this
+    thread, so the other processes' phones still hear of the revision; the rest
+    was for this process's sockets, which closed with their loop."""
+    for call in calls:
+        if isinstance(call, functools.partial) and call.func is _publish_on_loop:
+            _publisher().publish(*call.args)
+
+
 _WAKING = threading.local()
 
 

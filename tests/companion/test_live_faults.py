@@ -213,3 +213,33 @@ async def test_a_phone_whose_server_process_dies_reconnects_to_the_other_and_is_
             first = await recv_until(ws, lambda f: revision_of(f) is not None, 5)
         assert damage_of(first, "dozer") == 2
         assert revision_of(first) == current_revision(host, code)
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="set REDIS_URL=redis://127.0.0.1:6379/0 to run it")
+def test_an_announcement_for_a_loop_that_closed_still_reaches_the_other_processes(settings):
+    # A tap thread sends what a tap committed with its answer, to its socket's event
+    # loop; if that loop has closed meanwhile (the process is stopping), the
+    # publish it held is made from the thread, so other processes' phones hear of
+    # the revision at once, not at their next check.
+    import functools
+
+    import redis
+
+    from companion import live
+
+    settings.REDIS_URL = REDIS_URL
+    channel = f"segnalino-test-{uuid.uuid4().hex[:12]}:session.7"
+    listener = redis.Redis.from_url(REDIS_URL).pubsub()
+    listener.subscribe(channel)
+    assert listener.get_message(timeout=2)["type"] == "subscribe"
+    table_news: list[str] = []
+    live.undelivered(
+        [
+            functools.partial(table_news.append, "for this process's sockets"),
+            functools.partial(live._publish_on_loop, channel, f"12 {live.ORIGIN}"),
+        ]
+    )
+    heard = listener.get_message(timeout=2)
+    assert heard is not None and heard["data"] == f"12 {live.ORIGIN}".encode()
+    assert table_news == []  # its sockets closed with the loop
+    listener.close()
