@@ -4,7 +4,8 @@ In this process (the embedded settings on a fresh SQLite file, ``DJANGO_DEBUG=0`
 as ``profile_action.py``): a 5-player Adrenaline table takes ``--warmup`` taps, then
 ``--revisions`` more (a few hits, then cube adjustments, as ``latency.py`` sends),
 each revision read back as the table's snapshot would hold it (the session, its
-seats, the log's tail). Then, timed, the first ``--renders`` of those revisions are
+seats, and the log's tail extended by the revision's row, as a live table extends
+it). Then, timed, the first ``--renders`` of those revisions are
 rendered in turn with one table's stores of pieces and cuts, as a live table
 renders a revision for five seated phones: the shared part once, each phone's
 personal part, each cut in fragments. No sockets, no database in the timed part.
@@ -59,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     from django.utils import translation
 
     from companion import fragments, rendering
-    from companion.models import GameSession
+    from companion.models import Action, GameSession
     from companion.selectors import log_tail, viewer_for
 
     tokens = [f"phone-{i}" for i in range(len(CHARACTERS))]
@@ -67,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     client = phone_client(tokens[0])
     url, headers = f"/s/{session.code}/act", {"HX-Request": "true"}
     snapshots = []
+    tail = None
     for n in range(args.warmup + args.revisions):
         # A few hits, then cube pairs (action_fields' hits run out after 32).
         fields = action_fields(n if n < 16 else 100 + n)
@@ -74,7 +76,11 @@ def main(argv: list[str] | None = None) -> int:
         assert answer.status_code == 200, answer.content[:300]
         if n >= args.warmup:
             stored = GameSession.objects.get(pk=session.pk)
-            snapshots.append((stored, list(stored.seats.all()), log_tail(stored)))
+            # The log's tail as a live table holds it: read once, then extended by
+            # each new row (Table.after), so the rows it keeps are the same objects.
+            row = Action.objects.get(session=stored, version=stored.version)
+            tail = (tail.extended(row) if tail is not None else None) or log_tail(stored)
+            snapshots.append((stored, list(stored.seats.all()), tail))
 
     pieces, cuts = fragments.Store(), rendering.Cuts()
 
