@@ -246,12 +246,16 @@ def serve(
     workers: int = 1,
     extra_path: str = "",
     cpus: set[int] | None = None,
+    callgrind: Path | None = None,
 ):
     """An ASGI server (``server``) serving ``app`` from ``repo`` with ``workers``
     processes on one port; yields its base URL. daphne has no workers of its own:
     ``workers`` > 1 starts that many daphne processes on one listening socket
     bound here (``--fd``), the same proxy-less set-up as uvicorn's ``--workers``.
-    ``cpus``: the cores the server's processes may run on (``taskset``), if not all."""
+    ``cpus``: the cores the server's processes may run on (``taskset``), if not all.
+    ``callgrind``: the one server process runs under valgrind's callgrind, which
+    writes its instruction counts into that folder when the server stops (some
+    fifty times slower: for counting, not timing)."""
     port = free_port()
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log = log_path.open("w+b")
@@ -281,9 +285,16 @@ def serve(
                 )
             )
     else:
+        command = server_command(server, app, port, workers)
+        if callgrind is not None:
+            if workers > 1:
+                raise ValueError("callgrind counts one server process")
+            callgrind.mkdir(parents=True, exist_ok=True)
+            out = callgrind / f"callgrind.{now_stamp()}.%p"
+            command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command]
         processes.append(
             subprocess.Popen(
-                server_command(server, app, port, workers),
+                command,
                 cwd=repo,
                 env=env,
                 stdout=log,
@@ -294,11 +305,11 @@ def serve(
     SERVER_PIDS[port] = [p.pid for p in processes]
     base = f"http://127.0.0.1:{port}"
     try:
-        serving(base, log)
+        serving(base, log, timeout=600 if callgrind is not None else 30)
         yield base
     finally:
         for process in processes:
-            stop(process)
+            stop(process, timeout=300 if callgrind is not None else 10)
         if listener is not None:
             listener.close()
         SERVER_PIDS.pop(port, None)

@@ -967,7 +967,9 @@ def run_backend(backend: str, args: argparse.Namespace) -> list[dict[str, Any]]:
             }
         else:
             served = {}
-        base = stack.enter_context(serve(args.repo, env, log_path, **served, **how))
+        base = stack.enter_context(
+            serve(args.repo, env, log_path, **served, **how, callgrind=args.server_callgrind)
+        )
         targets = [(backend, base)]
         if args.floor:
             floor_env = {**env, "CHANNEL_PREFIX": env.get("CHANNEL_PREFIX", "") + "-floor"}
@@ -1380,6 +1382,15 @@ def main(argv: list[str] | None = None) -> int:
         choices=["DEBUG", "INFO", "WARNING", "ERROR"],
         help="the server's LOG_LEVEL (default ERROR; INFO shows channels_redis dropping "
         "group messages for a full channel)",
+    )
+    parser.add_argument(
+        "--server-callgrind",
+        type=Path,
+        metavar="DIR",
+        help="run Segnalino's server under valgrind's callgrind, its counts written to "
+        "DIR when it stops: instructions, the same figure whatever the machine's load. "
+        "Two runs with different --single-actions, their totals' difference divided "
+        "by the actions' difference, give a tap's instructions on the server",
     )
     args = parser.parse_args(argv)
     global KEEP_ALIVE, TAPS_ON_SOCKET, PINGS, PING_SECONDS, DEFLATE, SERVER_PROBE, SERVER_TRACE

@@ -83,11 +83,11 @@ def collect_static(env: dict[str, str], repo: Path = REPO) -> None:
     )
 
 
-def stop(process: subprocess.Popen) -> None:
-    """Stop a server process: politely, then for good."""
+def stop(process: subprocess.Popen, timeout: float = 10) -> None:
+    """Stop a server process: politely, then, after ``timeout`` seconds, for good."""
     process.terminate()
     try:
-        process.wait(timeout=10)
+        process.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
@@ -124,11 +124,11 @@ def server_command(port: int) -> list[str]:
     ]  # fmt: skip
 
 
-def serving(base: str, log: IO[bytes]) -> None:
-    """Wait until the server at ``base`` answers; if it never does, fail with the end
-    of its output (``log``, the file it writes to)."""
+def serving(base: str, log: IO[bytes], timeout: float = 30.0) -> None:
+    """Wait until the server at ``base`` answers (up to ``timeout`` seconds); if it
+    never does, fail with the end of its output (``log``, the file it writes to)."""
     try:
-        wait_for_http(base + "/")
+        wait_for_http(base + "/", timeout=timeout)
     except TimeoutError:
         log.seek(0)
         raise RuntimeError(log.read().decode(errors="replace")[-2000:]) from None
