@@ -263,10 +263,10 @@ def _locked_seat(session: GameSession, index: int) -> Seat:
         raise NotFound(_("There is no seat %(seat)s in this session."), seat=index + 1) from None
 
 
-def free_seat(session: GameSession, index: int, token: str) -> None:
+def free_seat(session: GameSession, index: int, token: str) -> bool:
     """The host frees any seat (a bot's too); a player may leave their own. In a
     game with hidden cards the host cannot free a player's seat, and a seat its
-    player left stays theirs (``claim_seat``)."""
+    player left stays theirs (``claim_seat``). True when the phone left its own."""
     seat = _seat(session, index)
     if seat.holder != token:
         _require_host(session, token)
@@ -275,6 +275,7 @@ def free_seat(session: GameSession, index: int, token: str) -> None:
     with transaction.atomic():
         Seat.objects.filter(pk=seat.pk).update(holder="", claimed_at=None, bot=False)
         _changed(session)
+    return seat.holder == token
 
 
 def rename_seat(session: GameSession, index: int, name: str, token: str) -> None:

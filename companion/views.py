@@ -284,9 +284,22 @@ def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _tap(request, code, "undo")
 
 
+def _reloaded(request: HtmxHttpRequest, response: HttpResponse) -> HttpResponse:
+    """The phone that just sat down, or left its own seat, loads its table again
+    (htmx's ``HX-Refresh``): the page puts a phone's own board first and marks it
+    "Your board", and a live frame replaces pieces where they are, never moving
+    them. A refusal leaves the page as it is."""
+    if request.htmx and response.status_code == 200:
+        response["HX-Refresh"] = "true"
+    return response
+
+
 @require_POST
 def claim(request: HtmxHttpRequest, code: str, index: int) -> HttpResponse:
-    return _write(request, code, lambda session, token: services.claim_seat(session, index, token))
+    return _reloaded(
+        request,
+        _write(request, code, lambda session, token: services.claim_seat(session, index, token)),
+    )
 
 
 def rejoin(request: HtmxHttpRequest, code: str, index: int, key: str) -> HttpResponse:
@@ -312,7 +325,13 @@ def rejoin(request: HtmxHttpRequest, code: str, index: int, key: str) -> HttpRes
 
 @require_POST
 def free(request: HtmxHttpRequest, code: str, index: int) -> HttpResponse:
-    return _write(request, code, lambda session, token: services.free_seat(session, index, token))
+    own: list[bool] = []
+
+    def leave(session: GameSession, token: str) -> None:
+        own.append(services.free_seat(session, index, token))
+
+    response = _write(request, code, leave)
+    return _reloaded(request, response) if any(own) else response
 
 
 @require_POST

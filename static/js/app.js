@@ -142,6 +142,8 @@
           retryDelay = 1000;
           if (response.status >= 400) {
             htmx.swap("#messages", text, { swapStyle: "outerHTML" });
+          } else if (response.headers.get("HX-Refresh") === "true") {
+            location.reload();  // seated or left: the page orders the boards for the seat
           } else {
             htmx.swap(document.body, text, { swapStyle: "none" });
           }

@@ -153,6 +153,33 @@ def test_a_phone_cannot_take_a_seat_someone_holds(make_session):
     assert session.seats.get(index=0).holder == "a"
 
 
+def test_a_phone_that_sits_down_or_leaves_its_seat_loads_its_table_again(make_session):
+    # The page puts a phone's own board first and marks it; a live frame only
+    # replaces pieces where they are, so the phone that sat down reloads.
+    session = make_session()
+    bruno = phone("bruno")
+    seats = f"/s/{session.code}/seats"
+    sat = bruno.post(f"{seats}/1/claim", HTTP_HX_REQUEST="true", HTTP_X_SEGNALINO_LIVE="1")
+    assert sat.status_code == 200
+    assert sat["HX-Refresh"] == "true"
+    refused = phone("carla").post(f"{seats}/1/claim", HTTP_HX_REQUEST="true")
+    assert refused.status_code == 409
+    assert not refused.has_header("HX-Refresh")
+    assert session.seats.get(index=1).holder == "bruno"
+    # Without htmx the phone is sent back to its table, as before.
+    assert phone("carla").post(f"{seats}/2/claim").status_code == 302
+    # The host freeing another phone's seat stays where it is; a player leaving
+    # their own seat reloads.
+    host = phone("host")
+    freed = host.post(f"{seats}/2/free", HTTP_HX_REQUEST="true")
+    assert freed.status_code == 200
+    assert not freed.has_header("HX-Refresh")
+    left = bruno.post(f"{seats}/1/free", HTTP_HX_REQUEST="true")
+    assert left.status_code == 200
+    assert left["HX-Refresh"] == "true"
+    assert session.seats.get(index=1).holder == ""
+
+
 def test_a_phone_without_a_seat_is_told_to_sit_first(make_session):
     session = make_session()
     response = post_shot(Client(), session.code)

@@ -20,6 +20,14 @@ def wait_live(page: Page) -> None:
     )
 
 
+def sit(page: Page, button: str) -> None:
+    """Tap the seat button named ``button`` ("Sit as Bruno") and wait for the table
+    the phone loads again once seated (its own board first, marked), live again."""
+    with page.expect_navigation():
+        page.get_by_role("button", name=button).click()
+    wait_live(page)
+
+
 def new_session(
     page: Page, game: str, names: list[str], choose: Callable[[Page], object] | None = None
 ) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e import pages
 from tests.e2e.pages import (
     boxes,
     broken_only_after,
@@ -74,6 +75,27 @@ def test_one_hit_is_one_action_whatever_the_order_of_the_taps(phone_a):
     expect(phone_a.locator("#history li").first).to_contain_text(
         "D-struct-OR hits Bruno: 3 damage, 1 mark. (1 mark turned into damage.)"
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "sit_as", "yours"),
+    [("en", "Sit as Bruno", "Your board"), ("it", "Siediti come Bruno", "La tua plancia")],
+)
+def test_a_phone_that_sits_down_finds_its_own_board_first_and_marked(
+    phone_a, phone_b, language, sit_as, yours
+):
+    code = create_session(phone_a)  # Anna (Banshee) on phone A; Bruno plays Dozer
+    phone_b.context.set_extra_http_headers({"Accept-Language": language})
+    phone_b.goto(f"/j/{code}/")
+    wait_live(phone_b)
+    expect(phone_b.get_by_role("group", name=yours)).to_have_count(0)
+    pages.sit(phone_b, sit_as)
+    mine = phone_b.get_by_role("group", name=yours)
+    expect(mine.locator("article#player-dozer")).to_be_visible()
+    expect(phone_b.locator(".players article").first).to_have_id("player-dozer")
+    # The tap of another phone still reaches it, on the page it loaded.
+    hit(phone_a, "dozer", 1)
+    expect_damage(phone_b, "dozer", 1)
 
 
 def test_the_same_hit_from_two_phones_asks_the_second_before_it_applies(phone_a, phone_b):

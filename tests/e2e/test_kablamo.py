@@ -13,6 +13,7 @@ from tests.e2e.pages import (
     no_horizontal_scroll,
     on_one_line,
     reopened_in,
+    sit,
     tall_enough,
     wait_live,
 )
@@ -31,7 +32,7 @@ def test_a_reveal_on_one_phone_shows_the_order_and_the_elimination_on_the_others
     with phone_b.expect_navigation():
         phone_b.select_option("#language", "it")
     wait_live(phone_b)
-    phone_b.get_by_role("button", name="Siediti come Bruno").click()
+    sit(phone_b, "Siediti come Bruno")
     for seat in range(3):
         phone_a.locator(f"[data-loaded='{seat}']").click()
     expect(phone_b.locator("[data-rotate]")).to_be_visible()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import apart, new_session, no_horizontal_scroll, wait_live
+from tests.e2e.pages import apart, new_session, no_horizontal_scroll, sit, wait_live
 
 pytestmark = [pytest.mark.e2e]
 
@@ -27,7 +27,7 @@ def sit_as_anna(page: Page) -> None:
 def join_and_sit(page: Page, code: str, name: str) -> None:
     page.goto(f"/j/{code}/")
     wait_live(page)
-    page.get_by_role("button", name=f"Sit as {name}").click()
+    sit(page, f"Sit as {name}")
     expect(page.locator("[data-level-up='1']")).to_be_visible()
 
 

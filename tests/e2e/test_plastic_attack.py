@@ -14,6 +14,7 @@ from tests.e2e.pages import (
     new_session,
     no_horizontal_scroll,
     side_by_side,
+    sit,
     wait_live,
 )
 
@@ -54,7 +55,7 @@ def test_two_phones_build_their_armies_and_see_a_battle_judged_live(phone_a, pho
     code = create(phone_a)
     phone_b.goto(f"/j/{code}/")
     wait_live(phone_b)
-    phone_b.get_by_role("button", name="Sit as Bruno").click()
+    sit(phone_b, "Sit as Bruno")
     expect(phone_b.locator("#fig-0-name")).to_be_visible()
     no_horizontal_scroll(phone_b)
 
@@ -107,7 +108,7 @@ def test_online_two_phones_lay_cards_secretly_and_reveal_together_one_in_italian
     with phone_b.expect_navigation():
         phone_b.select_option("#language", "it")
     wait_live(phone_b)
-    phone_b.get_by_role("button", name="Siediti come Bruno").click()
+    sit(phone_b, "Siediti come Bruno")
     build_the_two_armies(phone_a, phone_b)
 
     # The app dealt: each phone shows its own hand, the attacker (the Ace's
@@ -136,10 +137,10 @@ def test_online_two_phones_lay_cards_secretly_and_reveal_together_one_in_italian
 
 
 @pytest.mark.parametrize(
-    ("language", "sit"), [("en", "Sit as Bruno"), ("it", "Siediti come Bruno")]
+    ("language", "sit_as"), [("en", "Sit as Bruno"), ("it", "Siediti come Bruno")]
 )
 def test_the_attack_button_after_a_knock_out_scrolled_to_stops_above_the_undo_bar(
-    phone_a, phone_b, language, sit
+    phone_a, phone_b, language, sit_as
 ):
     # Bruno knocks Anna out and attacks again: the last battle, its effects and "Anna
     # skips this turn" push his "Attack!" below the fold of his phone, which shows the
@@ -149,7 +150,7 @@ def test_the_attack_button_after_a_knock_out_scrolled_to_stops_above_the_undo_ba
     phone_b.context.set_extra_http_headers({"Accept-Language": language})
     phone_b.goto(f"/j/{code}/")
     wait_live(phone_b)
-    phone_b.get_by_role("button", name=sit).click()
+    sit(phone_b, sit_as)
     build_the_two_armies(phone_a, phone_b)
     phone_b.locator("#play button[name=seat][value='1']").click()  # Bruno drew the Ace
     phone_b.select_option("#attack-figure", label="Dragon")

@@ -11,6 +11,8 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tests.e2e.pages import sit
+
 pytestmark = [pytest.mark.e2e]
 
 SESSION_URL = re.compile(r"/s/([A-Z0-9]+)/$")
@@ -52,7 +54,7 @@ def create_duel(page: Page, *, bot: bool = False) -> str:
 def join_and_sit(page: Page, code: str, name: str = "Marco") -> None:
     page.goto(f"/j/{code}/")
     wait_live(page)
-    page.get_by_role("button", name=f"Sit as {name}").click()
+    sit(page, f"Sit as {name}")
     expect(lock_form(page)).to_be_visible()  # its own hand arrives live
 
 

@@ -14,6 +14,7 @@ from django.utils import translation
 from playwright.sync_api import Page, WebSocketRoute, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from tests.e2e import pages
 from tests.e2e.pages import HOME_STRIP, clear_of_the_bar, reopened_in, with_home_strip
 
 # No Django test database: the server under test has its own SQLite file, and
@@ -92,7 +93,7 @@ def join_by_code(page: Page, code: str) -> None:
 
 
 def sit(page: Page, name: str) -> None:
-    page.get_by_role("button", name=f"Sit as {name}").click()
+    pages.sit(page, f"Sit as {name}")
 
 
 # ---------------------------------------------------------------- live table
