@@ -91,7 +91,8 @@ def announce(session_id: int, revision: int, handed: Sequence[Handed] = ()) -> N
     This process's tables of the session hear of it at once, on their own event
     loops; every other process through Redis, where there is one (``REDIS_URL``):
     one ``PUBLISH`` of ``"<revision> <origin>"`` on the session's channel, which
-    every process with a table of the session has subscribed to (:class:`Relay`).
+    every process with a table of the session has subscribed to (:class:`Relay`;
+    from the server's loop, only where another process listens: ``_TELL_OTHERS``).
     Each table hears of each revision once (a relay ignores its own process's
     announcements), and from there on it is the one path: ``Table.announced``.
     Without Redis there is one process, and nobody else to tell.
@@ -781,6 +782,30 @@ class _Subscription(redis.asyncio.client.PubSub):
         self.reconnected()
 
 
+#: An announcement, published on a session's channel only where another process
+#: listens (``ARGV``: the channel, this process's marker of it, the message): the
+#: channel's subscribers less this process's own relay, which subscribes to its
+#: marker in the same command as to the channel and leaves both in one command
+#: (a lost connection drops both), so Redis counts the two together. Redis runs a
+#: script whole, between two commands: a process that subscribed before it is
+#: told, as by a plain PUBLISH; one that subscribes after reads the table from the
+#: database after subscribing. So a table alone in its process costs Redis one
+#: round trip a tap and its relay nothing: it no longer hears its own news back.
+_TELL_OTHERS = """
+local others = redis.call('PUBSUB', 'NUMSUB', ARGV[1])[2]
+    - redis.call('PUBSUB', 'NUMSUB', ARGV[2])[2]
+if others > 0 then
+    return redis.call('PUBLISH', ARGV[1], ARGV[3])
+end
+return 0
+"""
+
+
+def _marker(channel: str) -> str:
+    """This process's marker of a session's channel (nothing is published on it)."""
+    return f"{channel}|{ORIGIN}"
+
+
 class Relay:
     """This event loop's one subscription to Redis, for all its tables: it hears
     the other processes' announcements and hands each to its table. Without Redis
@@ -797,6 +822,7 @@ class Relay:
         self._sessions: dict[bytes, int] = {}  # Redis channel → session
         self._outbox: list[tuple[str, str]] = []  # announcements not yet sent
         self._sending: asyncio.Future | None = None
+        self._plainly = False  # PUBLISH, not the script (a Redis that refuses it)
 
     def publish(self, channel: str, message: str) -> None:
         """On the loop: send an announcement to Redis, after those before it.
@@ -820,13 +846,15 @@ class Relay:
         while self._outbox:
             batch, self._outbox = self._outbox, []
             try:
-                if len(batch) == 1:
-                    await self._publishing.publish(*batch[0])
-                    continue
-                async with self._publishing.pipeline(transaction=False) as pipe:
-                    for channel, message in batch:
-                        pipe.publish(channel, message)
-                    await pipe.execute()
+                try:
+                    await self._tell(batch)
+                except redis.exceptions.ResponseError:
+                    if self._plainly:
+                        raise
+                    # A Redis that refuses the script: every announcement published.
+                    logger.warning("Redis refused the announcing script: publishing plainly")
+                    self._plainly = True
+                    await self._tell(batch)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -837,6 +865,21 @@ class Relay:
                     batch[0][0],
                     exc_info=True,
                 )
+
+    async def _tell(self, batch: list[tuple[str, str]]) -> None:
+        """Announce ``batch`` to the other processes: in one pipeline if more than one."""
+        if len(batch) == 1:
+            await self._one(self._publishing, *batch[0])
+            return
+        async with self._publishing.pipeline(transaction=False) as pipe:
+            for channel, message in batch:
+                self._one(pipe, channel, message)
+            await pipe.execute()
+
+    def _one(self, client: Any, channel: str, message: str) -> Any:
+        if self._plainly:
+            return client.publish(channel, message)
+        return client.eval(_TELL_OTHERS, 0, channel, _marker(channel), message)
 
     async def join(self, group: str) -> None:
         async with self.lock:
@@ -849,7 +892,8 @@ class Relay:
                         self._client.connection_pool, reconnected=self.reconnected
                     )
                 channel = redis_channel(group)
-                await self._subscription.subscribe(channel)
+                # One command: Redis counts the channel and its marker together.
+                await self._subscription.subscribe(channel, _marker(channel))
                 self._sessions[channel.encode()] = int(group.rpartition(".")[2])
                 if not self.tasks:
                     self.tasks = [asyncio.ensure_future(self._listen(self._subscription))]
@@ -865,7 +909,7 @@ class Relay:
                 return
             if self.groups:
                 try:
-                    await subscription.unsubscribe(channel)
+                    await subscription.unsubscribe(channel, _marker(channel))
                 except Exception:  # Redis is down: the subscription goes with the connection
                     logger.warning("relay could not leave %s", group, exc_info=True)
                 return

@@ -439,6 +439,64 @@ async def test_a_burst_of_announcements_reaches_the_other_processes_whole_and_in
         await publishing.aclose()
 
 
+@pytest.mark.skipif(
+    not os.environ.get("REDIS_URL"), reason="set REDIS_URL=redis://127.0.0.1:6379/0 to run it"
+)
+async def test_a_process_alone_with_a_table_does_not_hear_its_own_news_and_others_still_do():
+    # The announcement goes on Redis only where another process listens: a table
+    # alone in its process costs its relay nothing more (it used to hear each of its
+    # own announcements back, and throw it away). A listener that comes is told.
+    import redis.asyncio
+    from django.conf import settings
+
+    group = f"session.{900_000 + int(next_key().rpartition('-')[2])}"
+    channel = live.redis_channel(group)
+    loop = asyncio.get_running_loop()
+    relay = live.relay()
+    heard: list[bytes] = []
+    relay.heard = lambda channel, data: heard.append(data)  # type: ignore[method-assign]
+    await relay.join(group)
+    admin = redis.asyncio.Redis.from_url(settings.REDIS_URL)
+
+    async def numsub(name: str) -> int:
+        return dict(await admin.pubsub_numsub(name))[name.encode()]
+
+    # The relay's own subscription, and its marker, counted together.
+    assert await numsub(channel) == 1
+    assert await numsub(live._marker(channel)) == 1
+    live._publish_on_loop(channel, f"1 {live.ORIGIN}")
+    await asyncio.sleep(0.5)
+    assert heard == []  # nothing came back: nothing was published
+
+    listener = admin.pubsub()
+    await listener.subscribe(channel)
+    live._publish_on_loop(channel, f"2 {live.ORIGIN}")
+    deadline = loop.time() + 5
+    message = None
+    while message is None and loop.time() < deadline:
+        message = await listener.get_message(ignore_subscribe_messages=True, timeout=1)
+    assert message is not None and message["data"] == f"2 {live.ORIGIN}".encode()
+
+    # Leaving, the relay leaves the channel and its marker in one command.
+    await relay.join(f"session.{910_000 + int(next_key().rpartition('-')[2])}")  # stays on
+    await relay.leave(group)
+    assert await numsub(live._marker(channel)) == 0
+    assert await numsub(channel) == 1  # the listener
+    live._publish_on_loop(channel, "3 another-process")  # this relay is not counted out
+    message = None
+    deadline = loop.time() + 5
+    while message is None and loop.time() < deadline:
+        message = await listener.get_message(ignore_subscribe_messages=True, timeout=1)
+    assert message is not None and message["data"] == b"3 another-process"
+    await listener.aclose()
+    await admin.aclose()
+    for name in list(relay.groups):
+        await relay.leave(name)
+    publishing = live._RELAYS.pop(loop)._publishing
+    if publishing is not None:
+        await publishing.aclose()
+
+
 def test_a_tables_parts_are_rendered_a_language_at_a_time_and_handed_back_in_order():
     from django.utils import translation
 
