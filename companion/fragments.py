@@ -31,6 +31,9 @@ from django.template.loader import get_template
 from django.utils import translation
 from django.utils.autoreload import file_changed
 from django.utils.safestring import SafeString
+from django.utils.translation import trans_real
+
+from config.jinja import CATALOG
 
 #: A piece's key: its template, language and values, as one ``bytes`` (not a tuple:
 #: a table makes some thirty keys a revision and keeps them until the next, and the
@@ -89,6 +92,7 @@ class Store:
 
 #: The live table's store and the language its part is rendered in.
 _STORE: ContextVar[tuple[Store, str] | None] = ContextVar("segnalino_fragments", default=None)
+
 #: The keys of the pieces rendered or reused inside the piece being rendered.
 _NESTED: ContextVar[list[Key] | None] = ContextVar("segnalino_nested", default=None)
 
@@ -103,9 +107,12 @@ def using(store: Store | None, language: str) -> Iterator[None]:
     (:func:`render`), so nothing is ever kept under the wrong one."""
     with _speaking(language):
         token = _STORE.set((store, language) if store is not None else None)
+        # The part's messages straight from its language's catalog (config.jinja).
+        said = CATALOG.set(trans_real.translation(language))
         try:
             yield
         finally:
+            CATALOG.reset(said)
             _STORE.reset(token)
 
 

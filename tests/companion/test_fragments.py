@@ -67,6 +67,40 @@ def pieces_in(settings, tmp_path, **files: str) -> None:
     settings.TEMPLATES = [django, {**jinja, "DIRS": [folder, *jinja["DIRS"]]}]
 
 
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_a_live_parts_messages_come_from_its_languages_catalog_as_djangos_do(
+    settings, tmp_path, monkeypatch, language
+):
+    # A revision's pieces translate dozens of messages: inside a live part they are
+    # looked up in the part's catalog directly, not through Django's search for the
+    # active language each time, and read exactly as Django's own gettext gives them.
+    from config import jinja
+
+    pieces_in(
+        settings,
+        tmp_path,
+        said_html='<p>{{ _("Your board") }} · {% trans n=count %}{{ n }} power-up'
+        "{% pluralize %}{{ n }} power-ups{% endtrans %}</p>",
+    )
+    fragments.template.cache_clear()
+    with translation.override(language):
+        by_django = fragments.render("said.html", {"count": 2})
+        one = fragments.render("said.html", {"count": 1})
+
+    def asked(*args: object) -> str:
+        raise AssertionError("Django was asked for the active language")
+
+    monkeypatch.setattr(jinja.translation, "gettext", asked)
+    monkeypatch.setattr(jinja.translation, "ngettext", asked)
+    with fragments.using(fragments.Store(), language):
+        live = fragments.render("said.html", {"count": 2})
+        live_one = fragments.render("said.html", {"count": 1})
+    fragments.template.cache_clear()
+    assert (live, live_one) == (by_django, one)
+    assert ("La tua plancia" in live) == (language == "it")
+    assert "2 power-ups" in live if language == "en" else "power-up" not in live
+
+
 def test_a_table_keeps_only_what_its_last_revision_used():
     store = fragments.Store()
     with fragments.using(store, "en"):
