@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
             parts = (rendering.PERSONAL, rendering.SHARED) if index == 0 else (rendering.PERSONAL,)
             for part in parts:
                 html = rendering.render_part(part, stored, seats, viewer, "en", tail, pieces)
-                rendering.cut(html, cuts)
+                rendering.cut(html, cuts, kept=part == rendering.PERSONAL)
 
     profiler = cProfile.Profile() if args.profile else None
     wall, cpu = [], []

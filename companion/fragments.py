@@ -41,8 +41,15 @@ from config.jinja import CATALOG
 Key = bytes
 
 #: Around a nested piece that can be sent alone (``data-piece`` on its one root
-#: element, which has an id): only in a live table's renders, never sent.
-OPEN, CLOSE = "<!--piece-->", "<!--/piece-->"
+#: element, which has an id): only in a live table's renders, never sent. The
+#: opening marker is ``<!--piece N-->``, N the length of the piece's HTML, so the
+#: cut finds where it closes without reading it (:func:`marked`).
+OPEN, CLOSE = "<!--piece ", "<!--/piece-->"
+
+
+def marked(html: str) -> str:
+    """``html`` between the markers of a nested piece."""
+    return f"{OPEN}{len(html)}-->{html}{CLOSE}"
 
 
 #: A kept piece: its HTML; whether it can be sent alone (then, nested, it goes to
@@ -211,7 +218,7 @@ def render(template_name: str, values: dict[str, Any], request: Any = None) -> S
             _NESTED.reset(token)
         entry = store.put(key, html, tuple(nested))
     if outer is not None and entry[1]:
-        return SafeString(OPEN + entry[0] + CLOSE)
+        return SafeString(marked(entry[0]))
     return entry[0]
 
 

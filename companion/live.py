@@ -496,7 +496,7 @@ class Table:
         html = render_part(
             part, snapshot.session, snapshot.seats, viewer, language, snapshot.tail, pieces
         )
-        return cut(html, self.cuts if pieces is not None else None)
+        return cut(html, self.cuts if pieces is not None else None, kept=part == PERSONAL)
 
     def offer(self, snapshot: Snapshot, rendered: dict[tuple, Frame]) -> None:
         """On the loop: the committing thread hands over a revision and its parts."""

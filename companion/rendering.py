@@ -114,7 +114,7 @@ def fragments(html: str) -> tuple[tuple[str, str], ...]:
     at = html.find(_OOB)
     while at != -1:
         tag = html.rfind("<", 0, at)
-        if tag == -1 or ">" in html[tag:at]:
+        if tag == -1 or html.find(">", tag, at) != -1:
             return (("", html),)  # the attribute outside a start tag: not our frame
         starts.append(tag)
         at = html.find(_OOB, at + len(_OOB))
@@ -157,13 +157,17 @@ class Piece:
 Frame = tuple[Piece, ...]
 
 
-def cut(html: str, cuts: Cuts | None = None) -> Frame:
+def cut(html: str, cuts: Cuts | None = None, *, kept: bool = False) -> Frame:
     """A part or frame in fragments, each with its hash and its nested pieces: done
     once per part and revision by the live table, not once per socket; with the
     table's ``cuts``, a fragment whose HTML its last revision already cut is not
-    cut again (most of a table does not change)."""
+    cut again (most of a table does not change). ``kept``: ``html`` is a piece the
+    table's store keeps (a phone's personal part), the same object for as long as
+    its values are the same, so it is found by that object without being read."""
     if cuts is None:
         return tuple(_piece(ident, piece) for ident, piece in fragments(html))
+    if kept:
+        return cuts.part(html)
     return tuple(cuts.piece(ident, piece) for ident, piece in fragments(html))
 
 
@@ -176,10 +180,23 @@ class Cuts:
     def __init__(self) -> None:
         self.previous: tuple[dict[str, Piece], dict[str, Piece]] = ({}, {})
         self.current: tuple[dict[str, Piece], dict[str, Piece]] = ({}, {})
+        # Whole parts kept by the store, by the object: (the HTML, its frame).
+        self.parts_previous: dict[int, tuple[str, Frame]] = {}
+        self.parts_current: dict[int, tuple[str, Frame]] = {}
 
     def advance(self) -> None:
-        used = self.current[0] or self.current[1]
-        self.previous, self.current = self.current if used else self.previous, ({}, {})
+        if self.current[0] or self.current[1] or self.parts_current:
+            self.previous, self.parts_previous = self.current, self.parts_current
+        self.current, self.parts_current = ({}, {}), {}
+
+    def part(self, html: str) -> Frame:
+        """A part the store keeps, cut once while it is the same object (the entry
+        holds the object, so its ``id`` is not another's meanwhile)."""
+        found = self.parts_current.get(id(html)) or self.parts_previous.get(id(html))
+        if found is None or found[0] is not html:
+            found = (html, tuple(self.piece(ident, piece) for ident, piece in fragments(html)))
+        self.parts_current[id(html)] = found
+        return found[1]
 
     def piece(self, ident: str, html: str, *, nested: bool = False) -> Piece:
         """``html`` cut, as its last revision cut it if it did (a nested piece too:
@@ -207,8 +224,12 @@ def _piece(ident: str, html: str, *, nested: bool = False, cuts: Cuts | None = N
         found: list[Piece] = []
         done = 0
         while at != -1:
-            end = _closing(html, at)
-            body = html[at + len(OPEN) : end]
+            stop = html.find("-->", at)  # the marker says how long the piece is
+            start = stop + 3
+            end = start + int(html[at + len(OPEN) : stop])
+            if not html.startswith(CLOSE, end):
+                raise ValueError("a nested piece does not close where its marker says")
+            body = html[start:end]
             named = _ID.search(body, 0, body.find(">"))
             child_ident = named.group(1) if named else ""
             if cuts is None:
@@ -251,22 +272,6 @@ def _piece(ident: str, html: str, *, nested: bool = False, cuts: Cuts | None = N
 _FEED = re.compile(r'<[^<>]*\bdata-feed="(\d+)"[^<>]*>')
 #: A nested piece's place in a skeleton, with the blank around it.
 _ITEM = re.compile(r"\s*\x00[^\x00]*\x00\s*")
-
-
-def _closing(html: str, at: int) -> int:
-    """Where the nested piece opened at ``at`` closes (pieces nest)."""
-    depth, scan = 1, at + len(OPEN)
-    while True:
-        opens, closes = html.find(OPEN, scan), html.find(CLOSE, scan)
-        if closes == -1:
-            raise ValueError("a nested piece is not closed")
-        if opens != -1 and opens < closes:
-            depth, scan = depth + 1, opens + len(OPEN)
-            continue
-        depth -= 1
-        if depth == 0:
-            return closes
-        scan = closes + len(CLOSE)
 
 
 class Shown:

@@ -7,9 +7,10 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from django.utils.safestring import SafeString
 
 from companion import rendering, services
-from companion.fragments import CLOSE, OPEN
+from companion.fragments import marked
 from companion.models import GameSession
 from companion.selectors import viewer_for
 from companion.tasks import close_abandoned_sessions
@@ -291,7 +292,8 @@ def test_when_the_board_around_a_piece_changes_the_whole_board_is_sent(make_sess
         slug = ident.removeprefix("player-")
         assert f'id="core-{slug}"' in sent[ident] and f'id="gear-{slug}"' in sent[ident]
         assert f"core-{slug}" not in sent  # not twice
-    assert "<!--piece-->" not in "".join(sent.values())
+    assert "<!--piece" not in "".join(sent.values())
+    assert "<!--/piece-->" not in "".join(sent.values())
 
 
 def test_paying_a_cube_sends_that_players_cubes_not_their_weapons(make_session):
@@ -332,7 +334,7 @@ def test_a_fragment_that_changed_reuses_the_nested_pieces_that_did_not():
     cuts = rendering.Cuts()
 
     def history(*items: str) -> str:
-        entries = "".join(f'{OPEN}<li id="e{i}" data-piece>{i}</li>{CLOSE}' for i in items)
+        entries = "".join(marked(f'<li id="e{i}" data-piece>{i}</li>') for i in items)
         return f'<ol id="h" hx-swap-oob="true">{entries}</ol>'
 
     (first,) = rendering.cut(history("2", "1"), cuts)
@@ -383,11 +385,42 @@ def test_a_cube_paid_by_the_shooter_leaves_the_shot_helper_alone_unless_a_scope_
 
 def _feed(items: list[str], title: str = "What happened", length: int = 3) -> rendering.Frame:
     """A history-like fragment cut as a live table cuts it: a list of pieces."""
-    entries = "".join(f'{OPEN}<li id="e{i}" data-piece>{i}</li>{CLOSE}' for i in items)
+    entries = "".join(marked(f'<li id="e{i}" data-piece>{i}</li>') for i in items)
     return rendering.cut(
         f'<section id="h" hx-swap-oob="true"><h2>{title}</h2>'
         f'<ol id="h-list" data-feed="{length}">{entries}</ol></section>'
     )
+
+
+def test_a_nested_piece_is_found_by_the_length_its_marker_gives():
+    # The cut jumps over a nested piece by the length its opening marker carries
+    # (pieces inside it included), and refuses a piece that does not close there.
+    inner = marked('<b id="in" data-piece>1</b>')
+    outer = marked(f'<p id="out" data-piece>{inner} and more</p>')
+    (piece,) = rendering.cut(f'<div id="w" hx-swap-oob="true">{outer}</div>')
+    assert [p.ident for p in piece.nested] == ["out"]
+    assert [p.ident for p in piece.nested[0].nested] == ["in"]
+    assert piece.html == (
+        '<div id="w" hx-swap-oob="true"><p id="out" data-piece>'
+        '<b id="in" data-piece>1</b> and more</p></div>'
+    )
+    with pytest.raises(ValueError):
+        rendering.cut('<div id="w" hx-swap-oob="true"><!--piece 3-->abcdef<!--/piece--></div>')
+
+
+def test_a_phones_part_kept_by_the_store_is_cut_once_while_it_is_the_same(monkeypatch):
+    cuts = rendering.Cuts()
+    part = SafeString('<section id="seats" hx-swap-oob="true"><p>Anna</p></section>')
+    first = rendering.cut(part, cuts, kept=True)
+    read: list[str] = []
+    monkeypatch.setattr(rendering, "fragments", lambda html: read.append(html) or ())
+    cuts.advance()
+    assert rendering.cut(part, cuts, kept=True) is first  # not read again
+    assert read == []
+    monkeypatch.undo()
+    other = SafeString(str(part))  # the same HTML, another object: read again
+    assert other is not part
+    assert rendering.cut(other, cuts, kept=True) == first
 
 
 def test_a_new_entry_of_a_feed_is_sent_alone_to_go_at_the_top():
@@ -409,9 +442,10 @@ def test_a_new_entry_and_a_changed_one_go_together():
     shown.everything(_feed(["2", "1"]))
     frame = rendering.cut(
         '<section id="h" hx-swap-oob="true"><h2>What happened</h2><ol id="h-list" data-feed="3">'
-        f'{OPEN}<li id="e3" data-piece>undo 2</li>{CLOSE}'
-        f'{OPEN}<li id="e2" class="undone" data-piece>2</li>{CLOSE}'
-        f'{OPEN}<li id="e1" data-piece>1</li>{CLOSE}</ol></section>'
+        + marked('<li id="e3" data-piece>undo 2</li>')
+        + marked('<li id="e2" class="undone" data-piece>2</li>')
+        + marked('<li id="e1" data-piece>1</li>')
+        + "</ol></section>"
     )
     update = shown.changes(frame)
     assert update.startswith('<div hx-swap-oob="afterbegin:#h-list"><li id="e3"')
