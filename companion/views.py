@@ -240,9 +240,19 @@ def _after_write(
 
 
 def _write(
-    request: HtmxHttpRequest, code: str, operation: Callable[[GameSession, str], object]
+    request: HtmxHttpRequest,
+    code: str,
+    operation: Callable[[GameSession, str], object],
+    *,
+    reload: Callable[[Any], bool] | None = None,
 ) -> HttpResponse:
-    """Run ``operation(session, phone token)``; an int it returns is the new version."""
+    """Run ``operation(session, phone token)``; an int it returns is the new version.
+
+    ``reload``: given what the operation returned, whether the phone loads its table
+    again (htmx's ``HX-Refresh``, as "play again" answers with ``HX-Redirect``):
+    the phone that sat down or left its own seat, whose page puts its own board
+    first and marks it, where a live frame replaces pieces and never moves them.
+    Nothing is rendered for it. A refusal leaves the page as it is."""
     if request.method != "POST":
         return HttpResponse(status=405)
     try:
@@ -250,10 +260,16 @@ def _write(
     except ServiceError as error:
         return _error_response(request, error)
     try:
-        version = operation(session, phone_token(request.session, create=True))
+        result = operation(session, phone_token(request.session, create=True))
     except (ServiceError, EngineError) as error:
         return _error_response(request, error, session.game)
-    return _after_write(request, session, version if isinstance(version, int) else None)
+    if reload is not None:
+        if request.htmx and reload(result):
+            response = HttpResponse(status=204)
+            response["HX-Refresh"] = "true"
+            return response
+        result = None  # it said whether to reload, not a version
+    return _after_write(request, session, result if isinstance(result, int) else None)
 
 
 def _tap(request: HtmxHttpRequest, code: str, name: str) -> HttpResponse:
@@ -284,21 +300,13 @@ def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _tap(request, code, "undo")
 
 
-def _reloaded(request: HtmxHttpRequest, response: HttpResponse) -> HttpResponse:
-    """The phone that just sat down, or left its own seat, loads its table again
-    (htmx's ``HX-Refresh``): the page puts a phone's own board first and marks it
-    "Your board", and a live frame replaces pieces where they are, never moving
-    them. A refusal leaves the page as it is."""
-    if request.htmx and response.status_code == 200:
-        response["HX-Refresh"] = "true"
-    return response
-
-
 @require_POST
 def claim(request: HtmxHttpRequest, code: str, index: int) -> HttpResponse:
-    return _reloaded(
+    return _write(
         request,
-        _write(request, code, lambda session, token: services.claim_seat(session, index, token)),
+        code,
+        lambda session, token: services.claim_seat(session, index, token),
+        reload=lambda seat: True,
     )
 
 
@@ -325,13 +333,12 @@ def rejoin(request: HtmxHttpRequest, code: str, index: int, key: str) -> HttpRes
 
 @require_POST
 def free(request: HtmxHttpRequest, code: str, index: int) -> HttpResponse:
-    own: list[bool] = []
-
-    def leave(session: GameSession, token: str) -> None:
-        own.append(services.free_seat(session, index, token))
-
-    response = _write(request, code, leave)
-    return _reloaded(request, response) if any(own) else response
+    return _write(
+        request,
+        code,
+        lambda session, token: services.free_seat(session, index, token),
+        reload=bool,  # the phone left its own seat, not the host another's
+    )
 
 
 @require_POST

@@ -75,9 +75,6 @@ class Environment(jinja2.Environment):
         return super().getattr(obj, attribute)
 
 
-# A message is written as Django's ``{% translate "…" %}`` writes one: as the
-# catalog has it (Django marks the translation of a template's literal safe), so
-# ``{{ _("What happened") }}`` is "Cos'è successo" in both engines.
 #: Inside a part of the live frame (``companion.fragments.using``), Django's
 #: translation object of the part's language, the one its ``override`` makes
 #: active. The part's messages are looked up in it directly, as Django's
@@ -88,6 +85,9 @@ class Environment(jinja2.Environment):
 CATALOG: ContextVar[Any] = ContextVar("segnalino_catalog", default=None)
 
 
+# A message is written as Django's ``{% translate "…" %}`` writes one: as the
+# catalog has it (Django marks the translation of a template's literal safe), so
+# ``{{ _("What happened") }}`` is "Cos'è successo" in both engines.
 def gettext(message: str) -> Markup:
     found = CATALOG.get()
     if found is None or not message or "\r" in message:

@@ -160,7 +160,7 @@ def test_a_phone_that_sits_down_or_leaves_its_seat_loads_its_table_again(make_se
     bruno = phone("bruno")
     seats = f"/s/{session.code}/seats"
     sat = bruno.post(f"{seats}/1/claim", HTTP_HX_REQUEST="true", HTTP_X_SEGNALINO_LIVE="1")
-    assert sat.status_code == 200
+    assert sat.status_code == 204 and sat.content == b""  # nothing rendered for a reload
     assert sat["HX-Refresh"] == "true"
     refused = phone("carla").post(f"{seats}/1/claim", HTTP_HX_REQUEST="true")
     assert refused.status_code == 409
@@ -174,8 +174,9 @@ def test_a_phone_that_sits_down_or_leaves_its_seat_loads_its_table_again(make_se
     freed = host.post(f"{seats}/2/free", HTTP_HX_REQUEST="true")
     assert freed.status_code == 200
     assert not freed.has_header("HX-Refresh")
+    assert 'id="seats"' in freed.content.decode()  # the host's fragments, as before
     left = bruno.post(f"{seats}/1/free", HTTP_HX_REQUEST="true")
-    assert left.status_code == 200
+    assert left.status_code == 204
     assert left["HX-Refresh"] == "true"
     assert session.seats.get(index=1).holder == ""
 

@@ -132,3 +132,25 @@ def test_a_phone_left_on_the_table_stays_live_on_the_servers_beat(phone_a):
     assert len(opened) == 1, opened
     assert sum('"pong"' in frame for frame in heard) >= 4  # the server's beats
     assert sum('"ping"' in frame for frame in sent) <= 2  # the phone's pings are rare
+
+
+def test_a_seat_taken_offline_is_taken_when_the_network_returns_and_the_page_marks_it(
+    phone_a, phone_b
+):
+    # Sitting down is queued like a tap while the Wi-Fi is gone; when it returns the
+    # seat is taken once and the phone loads its table: its own board first, marked.
+    code = create_session(phone_a)
+    join_by_code(phone_b, code)
+    go_offline(phone_b)
+    phone_b.get_by_role("button", name="Sit as Bruno").click()
+    expect(phone_b.locator("#connection")).to_have_attribute("data-pending", "1")
+    expect(phone_b.get_by_role("group", name="Your board")).to_have_count(0)
+    with phone_b.expect_navigation(timeout=15_000):
+        phone_b.context.set_offline(False)
+    wait_live(phone_b)
+    mine = phone_b.get_by_role("group", name="Your board")
+    expect(mine.locator("article#player-dozer")).to_be_visible()
+    expect(phone_b.locator(".players article").first).to_have_id("player-dozer")
+    expect(phone_b.locator("#connection")).not_to_have_attribute("data-pending", "1")
+    bruno_on_a = phone_a.locator("#seats li.seat", has_text="Bruno")
+    expect(bruno_on_a.locator(".badge")).to_have_text("taken")
