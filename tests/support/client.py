@@ -233,9 +233,12 @@ class Phone:
         return match.group(1)
 
     def claim(self, code: str, index: int, *, htmx: bool = True) -> Response:
-        """Sit in seat ``index``; without htmx the server skips rendering (302)."""
-        answer = self.post(f"/s/{code}/seats/{index}/claim", htmx=htmx)
-        return answer.expect(200 if htmx else 302)
+        """Sit in seat ``index``: with htmx the phone is told to load its table again
+        (204, ``HX-Refresh``), without it sent back to it (302); nothing rendered."""
+        answer = self.post(f"/s/{code}/seats/{index}/claim", htmx=htmx).expect(204 if htmx else 302)
+        if htmx and answer.headers.get("HX-Refresh") != "true":
+            raise AssertionError(f"sitting down did not reload the table: {answer.headers}")
+        return answer
 
     def act(
         self, code: str, fields: Mapping[str, str], *, key: str | None = None, live: bool = False
