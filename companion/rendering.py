@@ -294,21 +294,55 @@ class Shown:
         self.sent: dict[str, Sent] = {}
 
     def everything(self, frame: Frame) -> str:
-        self.sent = {p.ident: _sent(p) for p in frame if p.ident}
+        self.sent = {p.ident: _whole(p) for p in frame if p.ident}
         return "".join(p.html for p in frame)
 
     def changes(self, frame: Frame) -> str:
         """The fragments that changed; of a fragment whose own HTML, around its
         nested pieces, did not change, only the nested pieces that did (and so on
-        down: of a nested piece, likewise)."""
+        down: of a nested piece, likewise).
+
+        What to send of a fragment depends on the fragment and on what was sent of
+        it before, nothing else; the table's phones share the fragment (one render
+        per part) and, when they were sent the same, the same record of it
+        (:func:`_whole`, and the record made here). So the first socket works it
+        out and the others take its answer from the fragment (:data:`_ANSWER`)."""
         out: list[str] = []
         sent = self.sent
         for piece in frame:
-            if not piece.ident:
+            ident = piece.ident
+            if not ident:
                 out.append(piece.html)
                 continue
-            sent[piece.ident] = _changes(piece, sent.get(piece.ident), out)
+            before = sent.get(ident)
+            if type(before) is int and before == piece.digest:
+                continue  # unchanged, nothing nested: the common case, at once
+            answer = piece.__dict__.get(_ANSWER)
+            if answer is None or not (answer[0] is before or answer[0] == before):
+                mark = len(out)
+                answer = (before, _changes(piece, before, out), tuple(out[mark:]))
+                piece.__dict__[_ANSWER] = answer
+            else:
+                out.extend(answer[2])
+            sent[ident] = answer[1]
         return "".join(out)
+
+
+#: On a fragment (``Piece.__dict__``): the last socket's record of it before, the
+#: record after and what it was sent. A record is never changed once made (a new
+#: one replaces it), so the same record before gives the same answer; an equal
+#: record takes the same answer too, and the same record after, so phones that
+#: joined at different revisions share their records from then on.
+_ANSWER = "_shown"
+
+
+def _whole(piece: Piece) -> Sent:
+    """The record of ``piece`` sent whole, made once a fragment: the table's phones
+    share it."""
+    found = piece.__dict__.get("_whole")
+    if found is None:
+        found = piece.__dict__["_whole"] = _sent(piece)
+    return found
 
 
 #: What a socket sent of a fragment: the hash of its HTML; for a fragment with
@@ -320,14 +354,14 @@ Sent = int | tuple[int, int, int, dict[str, "Sent"]]
 def _sent(piece: Piece) -> Sent:
     if not piece.nested:
         return piece.digest
-    return piece.digest, piece.skeleton, piece.shell, {p.ident: _sent(p) for p in piece.nested}
+    return piece.digest, piece.skeleton, piece.shell, {p.ident: _whole(p) for p in piece.nested}
 
 
 def _changes(piece: Piece, before: Sent | None, out: list[str]) -> Sent:
     """Add what to send of ``piece`` to ``out``; what the phone then has of it."""
     if before is None:
         out.append(piece.alone or piece.html)
-        return _sent(piece)
+        return _whole(piece)
     if isinstance(before, int):
         if before == piece.digest:
             return before
@@ -357,7 +391,7 @@ def _changes(piece: Piece, before: Sent | None, out: list[str]) -> Sent:
                     },
                 )
     out.append(piece.alone or piece.html)
-    return _sent(piece)
+    return _whole(piece)
 
 
 def _fed(piece: Piece, before: list[str], out: list[str]) -> dict[str, Sent] | None:
@@ -376,4 +410,4 @@ def _fed(piece: Piece, before: list[str], out: list[str]) -> dict[str, Sent] | N
     out.append(
         f'<div hx-swap-oob="afterbegin:#{piece.feed}">' + "".join(p.html for p in added) + "</div>"
     )
-    return {p.ident: _sent(p) for p in added}
+    return {p.ident: _whole(p) for p in added}

@@ -8,6 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 from django.utils.safestring import SafeString
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion import rendering, services
 from companion.fragments import marked
@@ -508,3 +510,55 @@ def test_a_piece_key_names_one_of_the_five_characters_by_slug_and_any_other_in_f
     assert len(pickle.dumps(dozer)) < len(pickle.dumps(lookalike))
     template = "adrenaline/hit.html"
     assert key_of(template, {"who": dozer}, "en") != key_of(template, {"who": lookalike}, "en")
+
+
+def _table_html(board: tuple[int, int, str], history: list[str], title: str) -> str:
+    """A frame as a live table renders it: a status line, a board with two nested
+    players (and a line of its own), a history feed."""
+    one, two, line = board
+    players = "".join(
+        marked(f'<div id="p{i}" data-piece>damage {d}</div>') for i, d in ((1, one), (2, two))
+    )
+    entries = "".join(marked(f'<li id="e{i}" data-piece>{i}</li>') for i in history)
+    return (
+        f'<p id="status" hx-swap-oob="true">{title}</p>'
+        f'<section id="board" hx-swap-oob="true"><h2>{line}</h2>{players}</section>'
+        f'<section id="h" hx-swap-oob="true"><ol id="h-list" data-feed="3">{entries}</ol></section>'
+    )
+
+
+_revision = st.tuples(
+    st.tuples(st.integers(0, 2), st.integers(0, 2), st.sampled_from(["Board", "Tavola"])),
+    st.lists(st.sampled_from("12345"), max_size=3, unique=True),
+    st.sampled_from(["Turn 1", "Turn 2"]),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    revisions=st.lists(_revision, min_size=1, max_size=8),
+    joins=st.lists(st.integers(0, 7), min_size=1, max_size=4),
+    full=st.sets(st.integers(0, 7), max_size=2),
+)
+def test_phones_sharing_their_tables_fragments_are_sent_what_each_would_be_sent_alone(
+    revisions, joins, full
+):
+    # The table's phones share each revision's fragments (cut once, with the table's
+    # cuts) and so the answers worked out on them; each phone, joined at its own
+    # revision and sent everything again now and then (a reconnect), must be sent
+    # exactly what it would be sent working everything out alone on its own copy.
+    cuts = rendering.Cuts()
+    phones = [(join, rendering.Shown(), rendering.Shown()) for join in joins]
+    for number, revision in enumerate(revisions):
+        html = _table_html(*revision)
+        cuts.advance()
+        shared = rendering.cut(html, cuts)
+        for join, together, alone in phones:
+            if number < join:
+                continue
+            own = rendering.cut(html)  # new pieces: nothing worked out on them yet
+            if number == join or number in full:
+                assert together.everything(shared) == alone.everything(own)
+            else:
+                assert together.changes(shared) == alone.changes(own)
+            assert together.sent == alone.sent
