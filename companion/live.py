@@ -806,6 +806,57 @@ def _marker(channel: str) -> str:
     return f"{channel}|{ORIGIN}"
 
 
+#: What a lost connection to Redis raises.
+_LOST = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
+
+
+class _Announcer:
+    """A relay's own connection for its announcements (a subscribed connection
+    cannot publish): the commands waiting go in one write, and their replies are
+    read, nothing more. redis-py's client wraps each command in its pool, its
+    retries, its events and a timeout, some hundred microseconds of CPU a tap,
+    more than the command itself (benchmarks/README.md, section 21); the
+    connection is still redis-py's, which knows the URL's address, password and
+    TLS and packs and parses the commands."""
+
+    def __init__(self, url: str) -> None:
+        self._connection = redis.asyncio.ConnectionPool.from_url(url).make_connection()
+
+    async def send(self, commands: list[tuple[str | int, ...]]) -> list[Any]:
+        """``commands`` sent, their replies read and returned. A connection that
+        failed (Redis restarted since the last announcement) is made again and the
+        commands sent once more: an announcement heard twice changes nothing (a
+        phone is sent a revision once)."""
+        try:
+            return await self._exchange(commands)
+        except _LOST:
+            await self._connection.disconnect(nowait=True)
+        try:
+            return await self._exchange(commands)
+        except _LOST:
+            await self._connection.disconnect(nowait=True)
+            raise
+
+    async def _exchange(self, commands: list[tuple[str | int, ...]]) -> list[Any]:
+        """One write, then every reply read: a refusal (``ResponseError``) is
+        raised once all are read, so the connection stays in step."""
+        connection = self._connection
+        await connection.send_packed_command(connection.pack_commands(commands), check_health=False)
+        replies: list[Any] = []
+        refused: Exception | None = None
+        for _command in commands:
+            try:
+                replies.append(await connection.read_response())
+            except redis.exceptions.ResponseError as error:
+                refused = refused or error
+        if refused is not None:
+            raise refused
+        return replies
+
+    async def aclose(self) -> None:
+        await self._connection.disconnect()
+
+
 class Relay:
     """This event loop's one subscription to Redis, for all its tables: it hears
     the other processes' announcements and hands each to its table. Without Redis
@@ -818,7 +869,7 @@ class Relay:
         self.tasks: list[asyncio.Task] = []
         self._client: Any = None  # for subscribing
         self._subscription: _Subscription | None = None
-        self._publishing: Any = None  # for publishing (a subscribed connection cannot)
+        self._publishing: _Announcer | None = None  # a subscribed connection cannot publish
         self._sessions: dict[bytes, int] = {}  # Redis channel → session
         self._outbox: list[tuple[str, str]] = []  # announcements not yet sent
         self._sending: asyncio.Future | None = None
@@ -841,8 +892,6 @@ class Relay:
         # work (a third of a millisecond of redis-py a tap, measured), and
         # announcements that come meanwhile go in the same pipeline.
         await asyncio.sleep(0)
-        if self._publishing is None:
-            self._publishing = redis.asyncio.Redis.from_url(self.url)
         while self._outbox:
             batch, self._outbox = self._outbox, []
             try:
@@ -867,19 +916,15 @@ class Relay:
                 )
 
     async def _tell(self, batch: list[tuple[str, str]]) -> None:
-        """Announce ``batch`` to the other processes: in one pipeline if more than one."""
-        if len(batch) == 1:
-            await self._one(self._publishing, *batch[0])
-            return
-        async with self._publishing.pipeline(transaction=False) as pipe:
-            for channel, message in batch:
-                self._one(pipe, channel, message)
-            await pipe.execute()
+        """Announce ``batch`` to the other processes, in one write."""
+        if self._publishing is None:
+            self._publishing = _Announcer(self.url)
+        await self._publishing.send([self._command(*told) for told in batch])
 
-    def _one(self, client: Any, channel: str, message: str) -> Any:
+    def _command(self, channel: str, message: str) -> tuple[str | int, ...]:
         if self._plainly:
-            return client.publish(channel, message)
-        return client.eval(_TELL_OTHERS, 0, channel, _marker(channel), message)
+            return ("PUBLISH", channel, message)
+        return ("EVAL", _TELL_OTHERS, 0, channel, _marker(channel), message)
 
     async def join(self, group: str) -> None:
         async with self.lock:

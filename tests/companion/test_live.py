@@ -497,6 +497,53 @@ async def test_a_process_alone_with_a_table_does_not_hear_its_own_news_and_other
         await publishing.aclose()
 
 
+@pytest.mark.skipif(
+    not os.environ.get("REDIS_URL"), reason="set REDIS_URL=redis://127.0.0.1:6379/0 to run it"
+)
+async def test_announcements_go_on_after_redis_drops_the_connection_and_a_refusal_keeps_step():
+    # The relay's own connection for its announcements: when Redis drops it (a
+    # restart, an administrator), the next announcement still gets through; when
+    # Redis refuses one command of a batch, the others are still made and the
+    # replies stay in step with the commands.
+    import redis.asyncio
+    from django.conf import settings
+
+    channel = live.redis_channel(f"session.dropped-{next_key()}")
+    admin = redis.asyncio.Redis.from_url(settings.REDIS_URL)
+    listener = admin.pubsub()
+    await listener.subscribe(channel)
+    announcer = live._Announcer(settings.REDIS_URL)
+
+    async def heard() -> bytes | None:
+        deadline = asyncio.get_running_loop().time() + 3
+        while asyncio.get_running_loop().time() < deadline:
+            message = await listener.get_message(ignore_subscribe_messages=True, timeout=1)
+            if message is not None:
+                return message["data"]
+        return None
+
+    assert await announcer.send([("PUBLISH", channel, "1 another")]) == [1]
+    assert await heard() == b"1 another"
+    [own_id] = await announcer.send([("CLIENT", "ID")])
+    await admin.client_kill_filter(_id=own_id)
+    assert await announcer.send([("PUBLISH", channel, "2 another")]) == [1]
+    assert await heard() == b"2 another"
+
+    with pytest.raises(redis.exceptions.ResponseError, match="not today"):
+        await announcer.send(
+            [
+                ("PUBLISH", channel, "3 another"),
+                ("EVAL", "return redis.error_reply('not today')", 0),
+                ("PUBLISH", channel, "4 another"),
+            ]
+        )
+    assert [await heard(), await heard()] == [b"3 another", b"4 another"]
+    assert await announcer.send([("ECHO", "in step")]) == [b"in step"]
+    await announcer.aclose()
+    await listener.aclose()
+    await admin.aclose()
+
+
 def test_a_tables_parts_are_rendered_a_language_at_a_time_and_handed_back_in_order():
     from django.utils import translation
 
