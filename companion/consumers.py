@@ -94,6 +94,8 @@ APPLY_SECONDS = 2.0
 #: The answer to a heartbeat, and the server's own beat (as ``json.dumps`` writes
 #: it, without its cost).
 PONG = '{"type": "pong", "revision": %d}'
+#: Load the table's page again (``SessionConsumer._reload``).
+RELOAD = '{"type": "reload"}'
 #: How often the server beats on a socket it has sent nothing for half as long (a
 #: phone that hears nothing for two seconds says it is offline: ``app.js``).
 BEAT_SECONDS = 1.0
@@ -380,6 +382,8 @@ class SessionConsumer(AsyncWebsocketConsumer):
         self._send_lock = asyncio.Lock()
         self._tap_lock = asyncio.Lock()
         self._shown = Shown()  # after a change, only the fragments that changed
+        # The seat the page shows, when its URL says (an older page's does not).
+        self._seat_said, self._seat_shown = self._page_seat()
         self._heard_at = 0.0  # when the phone's last heartbeat came (0: it sends none)
         self._allowance = float(MESSAGE_BURST)  # messages it may send now (a token bucket)
         self._allowance_at = time.monotonic()
@@ -526,6 +530,9 @@ class SessionConsumer(AsyncWebsocketConsumer):
         snapshot = await table.latest(revision, fresh=fresh)
         if snapshot.revision < self.sent or (snapshot.revision == self.sent and not full):
             return
+        seat = snapshot.viewer(self.token, self.spectator, self.language).seat
+        if self._seat_said and self._seat_shown != seat:
+            await self._reload()
         frame = await table.frame(
             snapshot, self.token, spectator=self.spectator, language=self.language
         )
@@ -540,6 +547,19 @@ class SessionConsumer(AsyncWebsocketConsumer):
                 return  # the page was rendered at this revision: it shows all of it
             if text and self.table is not None:
                 await self.send(text_data=text)
+
+    async def _reload(self) -> None:
+        """The phone's seat is no longer the one its page was rendered for (the
+        host freed it, another phone took it by its rejoin link, this phone sat
+        down): the page marks its own board and puts it first, which no frame
+        moves, so the phone loads its table again. Told once; the frames go on
+        meanwhile, as to any phone."""
+        async with self._send_lock:
+            if not self._seat_said:
+                return
+            self._seat_said = False
+            if self.table is not None:
+                await self.send(text_data=RELOAD)
 
     # ------------------------------------------------------------ taps
 
@@ -594,21 +614,34 @@ class SessionConsumer(AsyncWebsocketConsumer):
     # ------------------------------------------------------------ helpers
 
     def _language(self) -> str:
+        value = self._query("lang")
+        return value if value in SUPPORTED else settings.LANGUAGE_CODE
+
+    def _query(self, name: str) -> str | None:
+        """The value of ``name`` in the socket's URL, if it has one."""
         query = self.scope.get("query_string", b"").decode("latin-1")
         for part in query.split("&"):
             key, _sep, value = part.partition("=")
-            if key == "lang" and value in SUPPORTED:
+            if key == name:
                 return value
-        return settings.LANGUAGE_CODE
+        return None
 
     def _shown_revision(self) -> int | None:
         """The revision the phone's page shows (``?shown=n``), if it says one."""
-        query = self.scope.get("query_string", b"").decode("latin-1")
-        for part in query.split("&"):
-            key, _sep, value = part.partition("=")
-            if key == "shown" and value.isascii() and value.isdigit() and len(value) <= 18:
-                return int(value)
+        value = self._query("shown")
+        if value is not None and value.isascii() and value.isdigit() and len(value) <= 18:
+            return int(value)
         return None
+
+    def _page_seat(self) -> tuple[bool, int | None]:
+        """Whether the socket's URL says which seat the phone's page was rendered
+        for (``?seat=n``, ``-`` for none), and that seat."""
+        value = self._query("seat")
+        if value == "-":
+            return True, None
+        if value is not None and value.isascii() and value.isdigit() and len(value) <= 3:
+            return True, int(value)
+        return False, None
 
     @database_sync_to_async
     def _find(self, code: str) -> int | None:

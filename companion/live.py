@@ -360,6 +360,11 @@ class Snapshot:
     def __post_init__(self) -> None:
         object.__setattr__(self, "revision", self.session.revision)
 
+    def viewer(self, token: str, spectator: bool, language: str) -> Viewer:
+        """Whom this revision's parts are rendered for, for that phone."""
+        viewer: Viewer = self.jobs(token, spectator, language)[0][2]
+        return viewer
+
     def jobs(self, token: str, spectator: bool, language: str) -> list[tuple]:
         """What one phone needs of this revision: (part, key, viewer, language) for
         each part, the key saying which phones share that part's HTML."""

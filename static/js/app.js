@@ -207,7 +207,7 @@
     }
   });
   document.addEventListener("htmx:wsError", function () { setOnline(false); });
-  // A pong (JSON) is for this script, not a fragment to swap.
+  // A pong, an answer or a reload (JSON) is for this script, not a fragment to swap.
   document.addEventListener("htmx:wsBeforeMessage", function (event) {
     heardAt = Date.now();
     if (!online) setOnline(true);
@@ -219,6 +219,9 @@
     if (data && (data.type === "done" || data.type === "refused" || data.type === "failed")) {
       answered(data);
     }
+    // This phone's seat is not the one the page was made for (the host freed it,
+    // another phone took it): the page is loaded again, own board first.
+    if (data && data.type === "reload") window.location.reload();
   });
 
   // The server beats once a second on a socket it has nothing else to send on, so

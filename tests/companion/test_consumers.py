@@ -15,7 +15,7 @@ from django.conf import settings
 from companion import services
 from companion.identity import TOKEN_KEY
 from config.asgi import application
-from tests.conftest import next_key, shot
+from tests.conftest import make_duel, next_key, shot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -225,3 +225,105 @@ async def test_a_phone_waking_at_an_old_revision_gets_everything_at_once(make_se
         assert 'data-version="1"' in frame and 'data-damage="3"' in frame
         assert 'id="seats"' in frame and 'id="player-dozer"' in frame
         await ws.disconnect()
+
+
+async def _frames_until(ws: WebsocketCommunicator, done, timeout: float = 5) -> list[str]:
+    """What the socket sends until ``done(message)``, that message included."""
+    messages = []
+    while True:
+        messages.append(await ws.receive_from(timeout=timeout))
+        if done(messages[-1]):
+            return messages
+
+
+async def test_a_phone_whose_seat_the_host_frees_is_told_to_load_its_page_again(make_session):
+    # Its page was made for seat 1 (its own board first and marked "Your board"),
+    # which no frame moves: once the seat is not its own any more, the page is
+    # loaded again. Another seated phone is not, and both still get the frames.
+    session = await new_session(make_session)
+    await sync_to_async(services.claim_seat)(session, 1, "phone-b")
+    await sync_to_async(services.claim_seat)(session, 2, "phone-c")
+    await sync_to_async(session.refresh_from_db)()
+    shown = f"&shown={session.revision}"
+    bruno = communicator(
+        f"/ws/s/{session.code}/?lang=en&seat=1{shown}", await phone_cookie("phone-b")
+    )
+    carla = communicator(
+        f"/ws/s/{session.code}/?lang=en&seat=2{shown}", await phone_cookie("phone-c")
+    )
+    for ws in (bruno, carla):
+        assert (await ws.connect())[0]
+        assert await ws.receive_nothing(timeout=0.3)  # the page is current
+
+    await sync_to_async(services.free_seat)(session, 1, "host")
+    told = await _frames_until(bruno, lambda m: 'id="seats"' in m)
+    assert told[0] == '{"type": "reload"}'
+    seats = await carla.receive_from(timeout=5)
+    assert 'id="seats"' in seats and "reload" not in seats
+
+    # Told once: the next change is a frame like any other, for both.
+    await sync_to_async(services.submit_action)(
+        session, shot("dstructor", "dozer", 2), token="host", key=next_key()
+    )
+    for ws in (bruno, carla):
+        frame = await ws.receive_from(timeout=5)
+        assert 'data-damage="2"' in frame and "reload" not in frame
+        await ws.disconnect()
+
+
+async def test_a_phone_that_sits_down_or_moves_seat_is_told_to_load_its_page_again(make_session):
+    session = await new_session(make_session)
+    await sync_to_async(session.refresh_from_db)()
+    ws = communicator(
+        f"/ws/s/{session.code}/?lang=en&seat=-&shown={session.revision}",
+        await phone_cookie("phone-b"),
+    )
+    assert (await ws.connect())[0]
+    await sync_to_async(services.claim_seat)(session, 1, "phone-b")
+    assert (await ws.receive_from(timeout=5)) == '{"type": "reload"}'
+    await ws.disconnect()
+
+    # Its reloaded page says seat 1; moving to seat 2 is another reload.
+    await sync_to_async(session.refresh_from_db)()
+    ws = communicator(
+        f"/ws/s/{session.code}/?lang=en&seat=1&shown={session.revision}",
+        await phone_cookie("phone-b"),
+    )
+    assert (await ws.connect())[0]
+    assert await ws.receive_nothing(timeout=0.3)
+    await sync_to_async(services.claim_seat)(session, 2, "phone-b")
+    assert (await ws.receive_from(timeout=5)) == '{"type": "reload"}'
+    await ws.disconnect()
+
+
+async def test_a_duel_seat_taken_by_its_rejoin_link_sends_the_old_phone_back_to_its_page():
+    # Marco's new phone opens his rejoin link: his old phone, still on the table,
+    # holds no seat any more and is told to load the page again (which then shows
+    # it Marco's seat taken, and none of his cards).
+    session = await sync_to_async(make_duel)()
+    seat = await sync_to_async(session.seats.get)(index=1)
+    old = communicator(
+        f"/ws/s/{session.code}/?lang=en&seat=1&shown={session.revision}",
+        await phone_cookie("marco"),
+    )
+    assert (await old.connect())[0]
+    assert await old.receive_nothing(timeout=0.3)
+    await sync_to_async(services.claim_seat)(session, 1, "marco-new-phone", seat.rejoin_key)
+    assert (await old.receive_from(timeout=5)) == '{"type": "reload"}'
+    await old.disconnect()
+
+
+@pytest.mark.parametrize("said", ["", "&seat=", "&seat=abc", "&seat=1234", "&seat=%00", "&seat=-1"])
+async def test_a_socket_that_does_not_say_its_pages_seat_is_never_told_to_reload(
+    make_session, said
+):
+    # An older page's socket, or a URL someone typed: nothing compared, the frames
+    # go as ever.
+    session = await new_session(make_session)
+    ws = communicator(f"/ws/s/{session.code}/?lang=en{said}", await phone_cookie("phone-b"))
+    assert (await ws.connect())[0]
+    assert 'id="board"' in await ws.receive_from(timeout=5)
+    await sync_to_async(services.claim_seat)(session, 1, "phone-b")
+    frame = await ws.receive_from(timeout=5)
+    assert 'id="seats"' in frame and "reload" not in frame
+    await ws.disconnect()

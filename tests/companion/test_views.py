@@ -197,6 +197,21 @@ def test_the_same_phone_gets_its_seat_back_after_a_reload(make_session):
     assert "Leave seat" in page
 
 
+def test_a_tables_socket_says_which_seat_its_page_was_made_for(make_session):
+    # So the socket can tell the phone to load the page again once that changes.
+    session = make_session()
+    seated = phone("a")
+    seated.post(f"/s/{session.code}/seats/1/claim")
+    assert f'ws-connect="/ws/s/{session.code}/?lang=en&amp;seat=1"' in (
+        seated.get(f"/s/{session.code}/").content.decode()
+    )
+    assert f'ws-connect="/ws/s/{session.code}/?lang=en&amp;seat=-"' in (
+        phone("b").get(f"/s/{session.code}/").content.decode()
+    )
+    watching = Client().get(f"/w/{session.spectator_key}/").content.decode()
+    assert f'ws-connect="/ws/w/{session.spectator_key}/?lang=en&amp;seat=-"' in watching
+
+
 def test_the_watch_link_is_read_only(make_session):
     session = make_session()
     page = Client().get(f"/w/{session.spectator_key}/").content.decode()

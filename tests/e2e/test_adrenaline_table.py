@@ -98,6 +98,24 @@ def test_a_phone_that_sits_down_finds_its_own_board_first_and_marked(
     expect_damage(phone_b, "dozer", 1)
 
 
+def test_a_phone_whose_seat_the_host_frees_no_longer_shows_a_board_as_its_own(phone_a, phone_b):
+    code = create_session(phone_a)  # Anna hosts on phone A; Bruno plays Dozer
+    phone_b.goto(f"/j/{code}/")
+    wait_live(phone_b)
+    pages.sit(phone_b, "Sit as Bruno")
+    expect(phone_b.get_by_role("group", name="Your board")).to_have_count(1)
+    # The host frees Bruno's seat: phone B loads its table again, on its own.
+    phone_a.locator("#seats summary").click()  # folded on a seated phone
+    with phone_b.expect_navigation():
+        phone_a.get_by_role("button", name="Free Bruno's seat").click()
+    wait_live(phone_b)
+    expect(phone_b.get_by_role("group", name="Your board")).to_have_count(0)
+    expect(phone_b.get_by_role("button", name="Sit as Bruno")).to_be_visible()
+    # Still live: the next tap reaches it.
+    hit(phone_a, "dozer", 1)
+    expect_damage(phone_b, "dozer", 1)
+
+
 def test_the_same_hit_from_two_phones_asks_the_second_before_it_applies(phone_a, phone_b):
     code = create_session(phone_a)  # phone A sits as Anna (Banshee)
     join_by_code(phone_b, code)
