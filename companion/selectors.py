@@ -12,6 +12,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext
 
+from companion import fragments
 from companion.models import Action, GameSession, Seat
 from companion.paths import url_of
 from games.engine.protocol import Outcome
@@ -86,19 +87,23 @@ class HistoryEntry:
     def lines(self) -> tuple[str, ...]:
         return self.wording.lines(pickle.loads(self.events))
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Its fields in order, pickled once an entry: an entry's key is pickled for
-        # each of the history's fifteen entries after every tap, and an entry whose
-        # row, wording and undoing did not change is the same object as before
-        # (:func:`history`).
+    def pickled(self) -> bytes:
+        """Its fields in order, pickled once an entry: the history's fifteen
+        entries are keyed after every tap (``fragments.PICKLED_ONCE``), and an
+        entry whose row, wording and undoing did not change is the same object as
+        before (:func:`history`)."""
         pickled = self.__dict__.get("_pickled")
         if pickled is None:
             pickled = pickle.dumps(_entry_fields(self), protocol=5)
             object.__setattr__(self, "_pickled", pickled)
-        return (_unpickle_entry, (pickled,))
+        return pickled
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_unpickle_entry, (self.pickled(),))
 
 
 _entry_fields = operator.attrgetter(*(f.name for f in fields(HistoryEntry)))
+fragments.PICKLED_ONCE.add(HistoryEntry)
 
 
 def _unpickle_entry(pickled: bytes) -> HistoryEntry:

@@ -91,6 +91,36 @@ def test_an_entry_is_kept_by_its_row_and_all_its_wording_reads():
     assert key({0: "Anna"}, {"names": ["Anna", "Bea"]}) != same
 
 
+def test_an_entry_keyed_by_its_own_pickle_is_told_apart_from_every_other_piece():
+    # An entry pickles itself once and its piece's key holds that pickle: the same
+    # entry is the same piece, and nothing else (another name for it, the pickle
+    # itself as a value, one more value, another template or language) is.
+    def made(undone: bool = False) -> HistoryEntry:
+        return HistoryEntry(
+            version=1,
+            seat_name="Anna",
+            events=({"type": "nothing"},),
+            wording=Wording("shazamm", {"names": ["Anna"]}, {0: "Anna"}),
+            undone=undone,
+            is_undo=False,
+            undoes=None,
+        )
+
+    template = "companion/partials/history_entry.html"
+    entry = made()
+    key = fragments.key_of(template, {"entry": entry}, "en")
+    assert fragments.key_of(template, {"entry": made()}, "en") == key
+    others = [
+        fragments.key_of(template, {"entry": made(undone=True)}, "en"),
+        fragments.key_of(template, {"item": entry}, "en"),
+        fragments.key_of(template, {"entry": entry.pickled()}, "en"),
+        fragments.key_of(template, {"entry": entry, "more": 1}, "en"),
+        fragments.key_of("companion/partials/other.html", {"entry": entry}, "en"),
+        fragments.key_of(template, {"entry": entry}, "it"),
+    ]
+    assert key not in others and len(set(others)) == len(others)
+
+
 def test_a_kept_rows_entry_is_made_again_when_its_names_or_its_undoing_change(make_session):
     # A live table keeps its log's rows from one tap to the next, and with them their
     # entries: the same entry (its key pickled once) while nothing it shows changed,
