@@ -530,8 +530,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         snapshot = await table.latest(revision, fresh=fresh)
         if snapshot.revision < self.sent or (snapshot.revision == self.sent and not full):
             return
-        seat = snapshot.viewer(self.token, self.spectator, self.language).seat
-        if self._seat_said and self._seat_shown != seat:
+        if self._seat_said and self._seat_shown != self._seat_at(snapshot):
             await self._reload()
         frame = await table.frame(
             snapshot, self.token, spectator=self.spectator, language=self.language
@@ -547,6 +546,10 @@ class SessionConsumer(AsyncWebsocketConsumer):
                 return  # the page was rendered at this revision: it shows all of it
             if text and self.table is not None:
                 await self.send(text_data=text)
+
+    def _seat_at(self, snapshot: live.Snapshot) -> int | None:
+        """This phone's seat at ``snapshot``: the viewer its frames are rendered for."""
+        return snapshot.viewer(self.token, self.spectator, self.language).seat
 
     async def _reload(self) -> None:
         """The phone's seat is no longer the one its page was rendered for (the

@@ -883,10 +883,11 @@ class Relay:
     def publish(self, channel: str, message: str) -> None:
         """On the loop: send an announcement to Redis, after those before it.
 
-        One task sends them, on one connection, all those waiting in one pipeline:
-        a burst (hundreds of tables at once) costs a round trip, not a connection
-        per announcement (redis-py's pool refuses the 101st: "Too many
-        connections", and that announcement was lost to the other processes)."""
+        One task sends them, on the relay's one connection (``_Announcer``), all
+        those waiting in one write: a burst (hundreds of tables at once) costs a
+        round trip, not a connection per announcement (a pool of connections
+        refused the 101st, "Too many connections", and that announcement was lost
+        to the other processes)."""
         self._outbox.append((channel, message))
         if self._sending is None or self._sending.done():
             self._sending = asyncio.ensure_future(self._send())
@@ -894,8 +895,7 @@ class Relay:
     async def _send(self) -> None:
         # One turn of the loop first: the tasks this process's tables spawned just
         # now to send the revision to their own sockets go before the publish's
-        # work (a third of a millisecond of redis-py a tap, measured), and
-        # announcements that come meanwhile go in the same pipeline.
+        # work, and announcements that come meanwhile go in the same write.
         await asyncio.sleep(0)
         while self._outbox:
             batch, self._outbox = self._outbox, []

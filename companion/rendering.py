@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.utils import translation
 
@@ -151,6 +152,14 @@ class Piece:
     feed: str = ""
     length: int = 0
     shell: int = 0
+
+    @cached_property
+    def whole(self) -> Sent:
+        """The record of this fragment sent whole (:class:`Shown`), made once: the
+        table's phones share it."""
+        if not self.nested:
+            return self.digest
+        return self.digest, self.skeleton, self.shell, {p.ident: p.whole for p in self.nested}
 
 
 #: A frame cut in its fragments, in order.
@@ -294,7 +303,7 @@ class Shown:
         self.sent: dict[str, Sent] = {}
 
     def everything(self, frame: Frame) -> str:
-        self.sent = {p.ident: _whole(p) for p in frame if p.ident}
+        self.sent = {p.ident: p.whole for p in frame if p.ident}
         return "".join(p.html for p in frame)
 
     def changes(self, frame: Frame) -> str:
@@ -305,7 +314,7 @@ class Shown:
         What to send of a fragment depends on the fragment and on what was sent of
         it before, nothing else; the table's phones share the fragment (one render
         per part) and, when they were sent the same, the same record of it
-        (:func:`_whole`, and the record made here). So the first socket works it
+        (``Piece.whole``, and the record made here). So the first socket works it
         out and the others take its answer from the fragment (:data:`_ANSWER`)."""
         out: list[str] = []
         sent = self.sent
@@ -328,21 +337,13 @@ class Shown:
         return "".join(out)
 
 
-#: On a fragment (``Piece.__dict__``): the last socket's record of it before, the
-#: record after and what it was sent. A record is never changed once made (a new
-#: one replaces it), so the same record before gives the same answer; an equal
-#: record takes the same answer too, and the same record after, so phones that
-#: joined at different revisions share their records from then on.
+#: On a fragment (``Piece.__dict__``, as ``cached_property`` keeps ``whole``): the
+#: last socket's record of it before, the record after and what it was sent. A
+#: record is never changed once made (a new one replaces it), so the same record
+#: before gives the same answer; an equal record takes the same answer too, and the
+#: same record after, so phones that joined at different revisions share their
+#: records from then on.
 _ANSWER = "_shown"
-
-
-def _whole(piece: Piece) -> Sent:
-    """The record of ``piece`` sent whole, made once a fragment: the table's phones
-    share it."""
-    found = piece.__dict__.get("_whole")
-    if found is None:
-        found = piece.__dict__["_whole"] = _sent(piece)
-    return found
 
 
 #: What a socket sent of a fragment: the hash of its HTML; for a fragment with
@@ -351,17 +352,11 @@ def _whole(piece: Piece) -> Sent:
 Sent = int | tuple[int, int, int, dict[str, "Sent"]]
 
 
-def _sent(piece: Piece) -> Sent:
-    if not piece.nested:
-        return piece.digest
-    return piece.digest, piece.skeleton, piece.shell, {p.ident: _whole(p) for p in piece.nested}
-
-
 def _changes(piece: Piece, before: Sent | None, out: list[str]) -> Sent:
     """Add what to send of ``piece`` to ``out``; what the phone then has of it."""
     if before is None:
         out.append(piece.alone or piece.html)
-        return _whole(piece)
+        return piece.whole
     if isinstance(before, int):
         if before == piece.digest:
             return before
@@ -391,7 +386,7 @@ def _changes(piece: Piece, before: Sent | None, out: list[str]) -> Sent:
                     },
                 )
     out.append(piece.alone or piece.html)
-    return _whole(piece)
+    return piece.whole
 
 
 def _fed(piece: Piece, before: list[str], out: list[str]) -> dict[str, Sent] | None:
@@ -410,4 +405,4 @@ def _fed(piece: Piece, before: list[str], out: list[str]) -> dict[str, Sent] | N
     out.append(
         f'<div hx-swap-oob="afterbegin:#{piece.feed}">' + "".join(p.html for p in added) + "</div>"
     )
-    return {p.ident: _whole(p) for p in added}
+    return {p.ident: p.whole for p in added}

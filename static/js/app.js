@@ -15,7 +15,7 @@
   var live = null, badge = null, storeKey = "";
   var queue = [], sending = false, retryTimer = null, retryDelay = 1000;
   var wrapper = null, heardAt = 0, online = false, inFlight = null, latest = null;
-  var PING_MS = 5000, SILENT_MS = 2000, ANSWER_MS = 10000;
+  var PING_MS = 5000, SILENT_MS = 2000, ANSWER_MS = 10000, leaving = false;
   var SOCKET_TAP = /\/(act|undo)$/;
 
   // Reconnect soon after a drop, but never faster than the server can bear.
@@ -207,6 +207,7 @@
     }
   });
   document.addEventListener("htmx:wsError", function () { setOnline(false); });
+  window.addEventListener("beforeunload", function () { leaving = true; });
   // A pong, an answer or a reload (JSON) is for this script, not a fragment to swap.
   document.addEventListener("htmx:wsBeforeMessage", function (event) {
     heardAt = Date.now();
@@ -220,8 +221,9 @@
       answered(data);
     }
     // This phone's seat is not the one the page was made for (the host freed it,
-    // another phone took it): the page is loaded again, own board first.
-    if (data && data.type === "reload") window.location.reload();
+    // another phone took it): the page is loaded again, own board first; not
+    // twice when it is already going (its own "Sit as…" answered HX-Refresh).
+    if (data && data.type === "reload" && !leaving) window.location.reload();
   });
 
   // The server beats once a second on a socket it has nothing else to send on, so

@@ -327,3 +327,20 @@ async def test_a_socket_that_does_not_say_its_pages_seat_is_never_told_to_reload
     frame = await ws.receive_from(timeout=5)
     assert 'id="seats"' in frame and "reload" not in frame
     await ws.disconnect()
+
+
+async def test_a_phone_back_online_after_its_seat_was_freed_is_told_to_reload_first(make_session):
+    # Its socket was down when the host freed the seat: the page it reconnects
+    # from still says seat 1, so the reload comes first, then the table as ever.
+    session = await new_session(make_session)
+    await sync_to_async(services.claim_seat)(session, 1, "phone-b")
+    await sync_to_async(session.refresh_from_db)()
+    shown = session.revision
+    await sync_to_async(services.free_seat)(session, 1, "host")
+    ws = communicator(
+        f"/ws/s/{session.code}/?lang=en&seat=1&shown={shown}", await phone_cookie("phone-b")
+    )
+    assert (await ws.connect())[0]
+    assert (await ws.receive_from(timeout=5)) == '{"type": "reload"}'
+    assert 'id="seats"' in await ws.receive_from(timeout=5)
+    await ws.disconnect()

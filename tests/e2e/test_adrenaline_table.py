@@ -98,19 +98,39 @@ def test_a_phone_that_sits_down_finds_its_own_board_first_and_marked(
     expect_damage(phone_b, "dozer", 1)
 
 
-def test_a_phone_whose_seat_the_host_frees_no_longer_shows_a_board_as_its_own(phone_a, phone_b):
+@pytest.mark.parametrize(
+    ("language", "sit_as", "yours", "offline"),
+    [
+        ("en", "Sit as Bruno", "Your board", False),
+        ("it", "Siediti come Bruno", "La tua plancia", False),
+        ("en", "Sit as Bruno", "Your board", True),
+    ],
+)
+def test_a_phone_whose_seat_the_host_frees_no_longer_shows_a_board_as_its_own(
+    phone_a, phone_b, language, sit_as, yours, offline
+):
     code = create_session(phone_a)  # Anna hosts on phone A; Bruno plays Dozer
+    phone_b.context.set_extra_http_headers({"Accept-Language": language})
     phone_b.goto(f"/j/{code}/")
     wait_live(phone_b)
-    pages.sit(phone_b, "Sit as Bruno")
-    expect(phone_b.get_by_role("group", name="Your board")).to_have_count(1)
-    # The host frees Bruno's seat: phone B loads its table again, on its own.
+    pages.sit(phone_b, sit_as)
+    expect(phone_b.get_by_role("group", name=yours)).to_have_count(1)
+    # The host frees Bruno's seat (while phone B's network is gone, or not):
+    # phone B loads its table again on its own, at once or when it is back.
     phone_a.locator("#seats summary").click()  # folded on a seated phone
-    with phone_b.expect_navigation():
-        phone_a.get_by_role("button", name="Free Bruno's seat").click()
+    free = phone_a.get_by_role("button", name="Free Bruno's seat")
+    if offline:
+        phone_b.context.set_offline(True)
+        free.click()
+        expect(phone_a.get_by_role("button", name="Sit as Bruno")).to_be_visible()
+        with phone_b.expect_navigation(timeout=15_000):
+            phone_b.context.set_offline(False)
+    else:
+        with phone_b.expect_navigation():
+            free.click()
     wait_live(phone_b)
-    expect(phone_b.get_by_role("group", name="Your board")).to_have_count(0)
-    expect(phone_b.get_by_role("button", name="Sit as Bruno")).to_be_visible()
+    expect(phone_b.get_by_role("group", name=yours)).to_have_count(0)
+    expect(phone_b.get_by_role("button", name=sit_as)).to_be_visible()
     # Still live: the next tap reaches it.
     hit(phone_a, "dozer", 1)
     expect_damage(phone_b, "dozer", 1)
