@@ -39,13 +39,18 @@ from __future__ import annotations
 import datetime
 import decimal
 import secrets
+import types
+from collections.abc import MutableMapping
 from contextvars import ContextVar
 from typing import Any
 
 import jinja2
+import jinja2.runtime
+import markupsafe
 from django.utils import formats, translation
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from jinja2.utils import _PassArg, missing
 from markupsafe import Markup
 
 #: What a template writes as ``str()`` does; anything else goes through :func:`localized`.
@@ -64,7 +69,92 @@ def shown(value: Any) -> Any:
     return value if type(value) in PLAIN else localized(value)
 
 
+#: On a function a template calls: it takes the template's context as the template
+#: has it, never one with the loop's or block's variables added (it reads nothing
+#: a loop or block sets): Jinja2 would build that context afresh for each such
+#: call in a loop (``Context.derived``: the whole context copied), some twenty a
+#: revision of a live table (its players' boards, the history's entries).
+OUTER_CONTEXT = "segnalino_outer_context"
+
+
+def outer_context(function: Any) -> Any:
+    """``@jinja2.pass_context``, with the template's own context (:data:`OUTER_CONTEXT`)."""
+    setattr(function, OUTER_CONTEXT, True)
+    return jinja2.pass_context(function)
+
+
+class Context(jinja2.runtime.Context):
+    """Jinja2's context, with a shorter way to call a plain function.
+
+    Every call a template makes (``fragment(…)``, ``_(…)``, ``url(…)``: some fifty a
+    revision of a live table) goes through ``Context.call``, which asks twice
+    whether the callable wants the context, the second time of its ``__call__``
+    method, made for the question. A plain function says so in its own
+    ``__dict__`` (``jinja_pass_arg``, as ``pass_context`` sets it), and that is
+    all that is read here; anything else is Jinja2's own call."""
+
+    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        if type(__obj) is not types.FunctionType:
+            return super().call(__obj, *args, **kwargs)
+        found = __obj.__dict__
+        passing = found.get("jinja_pass_arg")
+        if passing is _PassArg.context:
+            if not found.get(OUTER_CONTEXT):
+                return super().call(__obj, *args, **kwargs)
+            args = (__self, *args)
+        elif passing is not None:
+            return super().call(__obj, *args, **kwargs)
+        if kwargs:
+            kwargs.pop("_block_vars", None)
+            kwargs.pop("_loop_vars", None)
+        try:
+            return __obj(*args, **kwargs)
+        except StopIteration:
+            return __self.environment.undefined(
+                "value was undefined because a callable raised a StopIteration exception"
+            )
+
+
+def escape(value: Any) -> Any:
+    """What a template writes of ``{{ value }}``: markupsafe's ``escape``, except that
+    HTML already marked safe (a piece's, from ``fragment()``; a message) is written
+    as it is. markupsafe copies it into a new ``Markup`` first, through Python: a
+    tenth of a live table's revision, most of it the history's entries and the
+    players' boards copied on their way into the fragment around them."""
+    kind = type(value)
+    if kind is SafeString or kind is Markup:
+        return value
+    return markupsafe.escape(value)
+
+
+class Template(jinja2.Template):
+    """A compiled template whose output is escaped by :func:`escape`."""
+
+    @classmethod
+    def _from_namespace(
+        cls,
+        environment: jinja2.Environment,
+        namespace: MutableMapping[str, Any],
+        globals: MutableMapping[str, Any],
+    ) -> jinja2.Template:
+        # The compiled module's ``escape`` (imported from jinja2.runtime as it ran),
+        # which its render functions look up as they write each value.
+        namespace["escape"] = escape
+        return super()._from_namespace(environment, namespace, globals)
+
+
 class Environment(jinja2.Environment):
+    context_class = Context
+    template_class = Template
+
+    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
+        """A template's globals as one plain dict: the environment's, and the
+        template's own over them. Jinja2 chains the two (a ``ChainMap``), and each
+        render copies them into its context key by key, in Python: a tenth of a
+        live table's revision. The environment's globals are all set before its
+        first template is loaded (:func:`environment`), and none is changed after."""
+        return {**self.globals, **(d or {})}
+
     def getattr(self, obj: Any, attribute: str) -> Any:
         # A presenter's dict: its key, as Django's ``a.b`` finds it.
         if type(obj) is dict:
@@ -110,11 +200,19 @@ def npgettext(context: str, singular: str, plural: str, number: int) -> Markup:
     return Markup(translation.npgettext(context, singular, plural, number))
 
 
-@jinja2.pass_context
+def request_of(context: jinja2.runtime.Context) -> Any:
+    """The request a page is rendered for; None in a live table's render. (Not
+    ``context.get``, which raises and catches a ``KeyError`` where there is none:
+    in each of a live table's thirty ``fragment()`` calls a revision.)"""
+    found = context.resolve_or_missing("request")
+    return None if found is missing else found
+
+
+@outer_context
 def fragment(context: jinja2.runtime.Context, template_name: str, /, **values: Any) -> SafeString:
     from companion import fragments
 
-    return fragments.render(template_name, values, request=context.get("request"))
+    return fragments.render(template_name, values, request=request_of(context))
 
 
 def pieces(*, caller: Any) -> Markup:
@@ -129,13 +227,13 @@ def pieces(*, caller: Any) -> Markup:
 _EMPTY_KEY = Markup('<input type="hidden" name="key" value="">')
 
 
-@jinja2.pass_context
+@outer_context
 def fresh_key(context: jinja2.runtime.Context) -> str:
     """A form's one-time key: a resubmitted form applies once. In a page (rendered
     for a request) the key is made here, so forms work without JavaScript. Live
     fragments are shared between phones, so there the key is left empty and
     ``app.js`` fills in a fresh one per submission."""
-    if context.get("request") is None:
+    if request_of(context) is None:
         return _EMPTY_KEY
     return format_html('<input type="hidden" name="key" value="{}">', secrets.token_urlsafe(12))
 
@@ -159,4 +257,8 @@ def environment(**options: Any) -> Environment:
     env.globals.update(
         fragment=fragment, pieces=pieces, fresh_key=fresh_key, url=url_of, rules_help=rules_help
     )
+    # ``_("…")`` straight to :func:`gettext`: the i18n extension's ``_`` looks
+    # ``gettext`` up in the context and calls it through the context again (two
+    # calls for each of a revision's messages); no context here holds another.
+    env.globals["_"] = gettext
     return env

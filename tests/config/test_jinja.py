@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import datetime
 
+import jinja2
 import pytest
 from django.template import engines
 from django.utils import translation
+from django.utils.safestring import SafeString
+from markupsafe import Markup
 
 from companion.management.commands import makemessages
+from config.jinja import outer_context
 from tests.conftest import ShownRaw
 from tests.test_translations import REPO, entries
 
@@ -68,3 +72,87 @@ def test_every_message_of_the_pieces_is_in_the_italian_catalog_and_translated():
         if not all(catalog.get(singular + (plural or ""), [""]))
     ]
     assert missing == []
+
+
+# ------------------------------------------------------- calls and globals
+
+
+def test_a_function_that_takes_the_context_still_sees_the_loops_variables():
+    # Jinja2's own rule, kept by the shorter call (config.jinja.Context.call).
+    @jinja2.pass_context
+    def seen(context):
+        return context.get("y")
+
+    source = "{% for x in xs %}{% set y = x * 10 %}{{ seen() }},{% endfor %}"
+    assert piece(source, xs=[1, 2], seen=seen) == "10,20,"
+
+
+def test_a_function_given_the_outer_context_gets_the_templates_own():
+    @outer_context
+    def request_of(context):
+        return f"{context.get('request')}/{context.get('y')}"
+
+    source = "{% for x in xs %}{% set y = x * 10 %}{{ f() }},{% endfor %}"
+    assert piece(source, xs=[1, 2], f=request_of, request="r") == "r/None,r/None,"
+
+
+def test_plain_and_other_callables_are_called_as_jinja2_calls_them():
+    class Shouting:
+        def __call__(self, word):
+            return word.upper()
+
+    @jinja2.pass_environment
+    def environment_name(environment):
+        return type(environment).__name__
+
+    def stops():
+        raise StopIteration
+
+    source = "{{ shout('hi') }} {{ join('a', 'b', sep='-') }} {{ env() }} [{{ stops() }}]"
+    values = {
+        "shout": Shouting(),
+        "join": lambda *words, sep: sep.join(words),
+        "env": environment_name,
+        "stops": stops,
+    }
+    assert piece(source, **values) == "HI a-b Environment []"
+
+
+def test_a_templates_own_globals_go_over_the_environments_without_changing_them():
+    env = engines["jinja2"].env
+    source = "{{ fragment }}|{{ range(3)|list|length }}"
+    mine = env.from_string(source, globals={"fragment": "mine"})
+    assert mine.render() == "mine|3"
+    assert env.globals["fragment"] is not None and env.globals["fragment"] != "mine"
+    assert env.from_string("{{ fragment is callable }}").render() == "True"
+
+
+def test_html_marked_safe_is_written_as_it_is_and_everything_else_escaped():
+    class Card:
+        def __html__(self):
+            return "<b>card</b>"
+
+        def __str__(self):
+            return "<card>"
+
+    class Quoted(SafeString):
+        def __html__(self):
+            return "&quot;quoted&quot;"
+
+    values = {
+        "text": "Anna <3 & Bruno",
+        "piece": SafeString('<li id="history-1">Anna</li>'),
+        "message": Markup("Cos'è <em>successo</em>"),
+        "number": 12,
+        "card": Card(),
+        "quoted": Quoted("ignored"),
+    }
+    source = "{{ text }}|{{ piece }}|{{ message }}|{{ number }}|{{ card }}|{{ quoted }}"
+    assert piece(source, **values) == (
+        "Anna &lt;3 &amp; Bruno|"
+        '<li id="history-1">Anna</li>|'
+        "Cos'è <em>successo</em>|"
+        "12|"
+        "<b>card</b>|"
+        "&quot;quoted&quot;"
+    )
