@@ -245,6 +245,10 @@ def environment(**options: Any) -> Environment:
     # Missing is empty, however deep, as in Django's templates (Django's backend
     # would make it Jinja2's Undefined, which refuses ``a.missing.deeper``).
     options["undefined"] = jinja2.ChainableUndefined
+    # Every compiled template kept, in a plain dict: the project's templates are a
+    # few dozen, and Jinja2's bounded cache (an LRU list behind a lock, reordered
+    # at every look-up) was found again for each ``{% include %}`` of each render.
+    options.setdefault("cache_size", -1)
     env = Environment(
         extensions=["jinja2.ext.i18n"],
         keep_trailing_newline=True,  # as Django writes a template's last line
