@@ -124,7 +124,19 @@ def escape(value: Any) -> Any:
     kind = type(value)
     if kind is SafeString or kind is Markup:
         return value
+    if kind is str:
+        # markupsafe's own escape of a plain string, without the Python-level
+        # ``Markup.__new__`` around it (the string is a plain one: nothing to ask).
+        return _markup(Markup, _escape_inner(value))
+    if kind is int or kind is bool:
+        return _markup(Markup, str(value))  # digits, or True and False: nothing to escape
     return markupsafe.escape(value)
+
+
+#: A ``Markup`` of a string made directly (``str.__new__``), and markupsafe's escape
+#: of a plain string (its C speedup, as ``markupsafe.escape`` calls it).
+_markup = str.__new__
+_escape_inner = markupsafe._escape_inner
 
 
 class Template(jinja2.Template):

@@ -6,13 +6,17 @@ from __future__ import annotations
 import datetime
 
 import jinja2
+import markupsafe
 import pytest
 from django.template import engines
 from django.utils import translation
 from django.utils.safestring import SafeString
+from hypothesis import given
+from hypothesis import strategies as st
 from markupsafe import Markup
 
 from companion.management.commands import makemessages
+from config.jinja import escape as jinja_escape
 from config.jinja import outer_context
 from tests.conftest import ShownRaw
 from tests.test_translations import REPO, entries
@@ -156,3 +160,10 @@ def test_html_marked_safe_is_written_as_it_is_and_everything_else_escaped():
         "<b>card</b>|"
         "&quot;quoted&quot;"
     )
+
+
+@given(st.one_of(st.text(), st.integers(), st.booleans(), st.none()))
+def test_a_plain_value_is_escaped_exactly_as_markupsafe_escapes_it(value):
+    written = jinja_escape(value)
+    assert written == markupsafe.escape(value)
+    assert type(written) is Markup
