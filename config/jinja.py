@@ -222,9 +222,16 @@ def request_of(context: jinja2.runtime.Context) -> Any:
 
 @outer_context
 def fragment(context: jinja2.runtime.Context, template_name: str, /, **values: Any) -> SafeString:
-    from companion import fragments
+    return _render_piece(template_name, values, request=request_of(context))
 
-    return fragments.render(template_name, values, request=request_of(context))
+
+def _render_piece(template_name: str, values: dict[str, Any], request: Any = None) -> SafeString:
+    """``companion.fragments.render`` (which imports this module): found here until
+    :func:`environment` puts it in this name's place, not imported at each of a
+    revision's thirty ``fragment()`` calls."""
+    from companion.fragments import render
+
+    return render(template_name, values, request=request)
 
 
 def pieces(*, caller: Any) -> Markup:
@@ -251,6 +258,8 @@ def fresh_key(context: jinja2.runtime.Context) -> str:
 
 
 def environment(**options: Any) -> Environment:
+    global _render_piece
+    from companion.fragments import render
     from companion.paths import url_of
     from games.templatetags.rules_help import rules_help
 
@@ -277,4 +286,5 @@ def environment(**options: Any) -> Environment:
     # ``gettext`` up in the context and calls it through the context again (two
     # calls for each of a revision's messages); no context here holds another.
     env.globals["_"] = gettext
+    _render_piece = render
     return env
