@@ -52,11 +52,14 @@ def marked(html: str) -> str:
     return f"{OPEN}{len(html)}-->{html}{CLOSE}"
 
 
-#: A kept piece: its HTML; whether it can be sent alone (then, nested, it goes to
-#: the piece around it between :data:`OPEN` and :data:`CLOSE`); the keys of the
-#: pieces nested in it. (Not the marked HTML itself: a table would keep each such
-#: piece twice, one more object a collection walks.)
-Entry = tuple[SafeString, bool, tuple[Key, ...]]
+#: A kept piece: its HTML; if it can be sent alone, that HTML between :data:`OPEN`
+#: and :data:`CLOSE` (as it goes, nested, into the piece around it: made once, not
+#: at each revision that renders the piece around it again: the history's fifteen
+#: entries at every tap), else empty; the keys of the pieces nested in it. (Strings:
+#: the garbage collector never walks them.)
+Entry = tuple[SafeString, SafeString, tuple[Key, ...]]
+
+_NOT_ALONE = SafeString("")
 
 
 class Store:
@@ -92,7 +95,8 @@ class Store:
     def put(self, key: Key, html: str, children: tuple[Key, ...]) -> Entry:
         """Keep a piece just rendered; what the store now gives for its key. Whether
         it can be sent alone is worked out here once, not each time it is used."""
-        entry = (SafeString(html), _alone(html), children)
+        alone = SafeString(marked(html)) if _alone(html) else _NOT_ALONE
+        entry = (SafeString(html), alone, children)
         self.current[key] = entry
         return entry
 
@@ -233,7 +237,7 @@ def render(template_name: str, values: dict[str, Any], request: Any = None) -> S
             _NESTED.reset(token)
         entry = store.put(key, html, tuple(nested))
     if outer is not None and entry[1]:
-        return SafeString(marked(entry[0]))
+        return entry[1]
     return entry[0]
 
 
