@@ -70,10 +70,10 @@ def shown(value: Any) -> Any:
 
 
 #: On a function a template calls: it takes the template's context as the template
-#: has it, never one with the loop's or block's variables added (it reads nothing
-#: a loop or block sets): Jinja2 would build that context afresh for each such
-#: call in a loop (``Context.derived``: the whole context copied), some twenty a
-#: revision of a live table (its players' boards, the history's entries).
+#: has it, never one with the variables a loop or block sets added (it reads none
+#: of them): called where a ``{% set %}`` inside a loop or block made some, Jinja2
+#: would copy the whole context for each call (``Context.derived``), and in every
+#: other place it asks each call whether there are any.
 OUTER_CONTEXT = "segnalino_outer_context"
 
 
@@ -162,8 +162,8 @@ class Environment(jinja2.Environment):
     def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
         """A template's globals as one plain dict: the environment's, and the
         template's own over them. Jinja2 chains the two (a ``ChainMap``), and each
-        render copies them into its context key by key, in Python: a tenth of a
-        live table's revision. The environment's globals are all set before its
+        render copies them into its context key by key, in Python: near a tenth of
+        a live table's revision. The environment's globals are all set before its
         first template is loaded (:func:`environment`), and none is changed after."""
         return {**self.globals, **(d or {})}
 
