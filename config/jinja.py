@@ -40,7 +40,7 @@ import datetime
 import decimal
 import secrets
 import types
-from collections.abc import MutableMapping
+from collections.abc import Callable, MutableMapping
 from contextvars import ContextVar
 from typing import Any
 
@@ -220,18 +220,18 @@ def request_of(context: jinja2.runtime.Context) -> Any:
     return None if found is missing else found
 
 
-@outer_context
-def fragment(context: jinja2.runtime.Context, template_name: str, /, **values: Any) -> SafeString:
-    return _render_piece(template_name, values, request=request_of(context))
+def fragment_by(render: Callable[..., SafeString]) -> Callable[..., SafeString]:
+    """``fragment(name, **values)`` for the templates: ``render`` is
+    ``companion.fragments.render``, which imports this module, so it is handed in
+    once by :func:`environment`, not imported at each of a revision's thirty calls."""
 
+    @outer_context
+    def fragment(
+        context: jinja2.runtime.Context, template_name: str, /, **values: Any
+    ) -> SafeString:
+        return render(template_name, values, request=request_of(context))
 
-def _render_piece(template_name: str, values: dict[str, Any], request: Any = None) -> SafeString:
-    """``companion.fragments.render`` (which imports this module): found here until
-    :func:`environment` puts it in this name's place, not imported at each of a
-    revision's thirty ``fragment()`` calls."""
-    from companion.fragments import render
-
-    return render(template_name, values, request=request)
+    return fragment
 
 
 def pieces(*, caller: Any) -> Markup:
@@ -258,7 +258,6 @@ def fresh_key(context: jinja2.runtime.Context) -> str:
 
 
 def environment(**options: Any) -> Environment:
-    global _render_piece
     from companion.fragments import render
     from companion.paths import url_of
     from games.templatetags.rules_help import rules_help
@@ -280,11 +279,14 @@ def environment(**options: Any) -> Environment:
         gettext, ngettext, newstyle=False, pgettext=pgettext, npgettext=npgettext
     )
     env.globals.update(
-        fragment=fragment, pieces=pieces, fresh_key=fresh_key, url=url_of, rules_help=rules_help
+        fragment=fragment_by(render),
+        pieces=pieces,
+        fresh_key=fresh_key,
+        url=url_of,
+        rules_help=rules_help,
     )
     # ``_("…")`` straight to :func:`gettext`: the i18n extension's ``_`` looks
     # ``gettext`` up in the context and calls it through the context again (two
     # calls for each of a revision's messages); no context here holds another.
     env.globals["_"] = gettext
-    _render_piece = render
     return env

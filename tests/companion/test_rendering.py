@@ -562,3 +562,40 @@ def test_phones_sharing_their_tables_fragments_are_sent_what_each_would_be_sent_
             else:
                 assert together.changes(shared) == alone.changes(own)
             assert together.sent == alone.sent
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_a_hostile_seat_name_is_escaped_in_every_live_frame_kept_pieces_or_fresh(
+    make_session, language
+):
+    # A live table writes a value through its own escape and keeps pieces (with
+    # their marked copies) from one revision to the next: a seat named like markup
+    # is written as text at every revision, and what the kept pieces make is what a
+    # table rendering everything afresh makes.
+    from companion.fragments import Store
+
+    session = make_session()
+    tokens = _sit_everyone(session)
+    session.seats.filter(index=2).update(name='<script>alert("Dozer")</script>')
+
+    def frame(store: Store) -> dict[str, str]:
+        session.refresh_from_db()
+        seats = list(session.seats.all())
+        viewer = viewer_for(session, seats, tokens[1])
+        return {
+            piece.ident: piece.html
+            for part in (rendering.PERSONAL, rendering.SHARED)
+            for piece in rendering.cut(
+                rendering.render_part(part, session, seats, viewer, language, pieces=store)
+            )
+        }
+
+    kept = Store()
+    first = frame(kept)
+    services.submit_action(session, shot("dstructor", "dozer", 2), token="host", key=next_key())
+    kept.advance()
+    second = frame(kept)
+    for html in ("".join(first.values()), "".join(second.values())):
+        assert "<script>" not in html
+        assert "&lt;script&gt;alert(&#34;Dozer&#34;)&lt;/script&gt;" in html
+    assert second == frame(Store())
