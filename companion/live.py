@@ -590,6 +590,9 @@ class Table:
         self._verifying = False
         if any(socket.sent < revision for socket in list(self.sockets)):
             self.announced(revision)
+            # Missed news: a relay that announces without asking Redis may not
+            # have heard this one come; it is told again (``Relay.come``).
+            relay().come(redis_channel(self.group))
 
     # -- rendering
 
@@ -794,8 +797,9 @@ class _Subscription(redis.asyncio.client.PubSub):
 #: (a lost connection drops both), so Redis counts the two together. Redis runs a
 #: script whole, between two commands: a process that subscribed before it is
 #: told, as by a plain PUBLISH; one that subscribes after reads the table from the
-#: database after subscribing. So a table alone in its process costs Redis one
-#: round trip a tap and its relay nothing: it no longer hears its own news back.
+#: database after subscribing. The script answers how many it told (0: nobody
+#: else listens), and a relay that hears the channel keeps that answer
+#: (``Relay.publish``): a table alone in its process costs Redis nothing a tap.
 _TELL_OTHERS = """
 local others = redis.call('PUBSUB', 'NUMSUB', ARGV[1])[2]
     - redis.call('PUBSUB', 'NUMSUB', ARGV[2])[2]
@@ -809,6 +813,12 @@ return 0
 def _marker(channel: str) -> str:
     """This process's marker of a session's channel (nothing is published on it)."""
     return f"{channel}|{ORIGIN}"
+
+
+#: A relay's word on a session's channel, once Redis has confirmed that it listens
+#: there: ``"+ <origin>"``. A relay that hears it knows it is no longer alone on the
+#: channel, and tells its last announcement again (``Relay.came``).
+COME = "+"
 
 
 #: What a lost connection to Redis raises.
@@ -879,6 +889,15 @@ class Relay:
         self._outbox: list[tuple[str, str]] = []  # announcements not yet sent
         self._sending: asyncio.Future | None = None
         self._plainly = False  # PUBLISH, not the script (a Redis that refuses it)
+        # Of each channel this relay hears: whether nobody else listens, as the last
+        # announcement found and no word since has said otherwise (absent: not known);
+        # the last announcement made on it (sent or not); and a number that changes
+        # whenever another relay's word comes, this relay joins again or reconnects
+        # (an answer sent before it changed is not kept: it may predate a relay).
+        self._alone: dict[str, bool] = {}
+        self._told: dict[str, str] = {}
+        self._comings: dict[str, int] = {}
+        self._changes = itertools.count()
 
     def publish(self, channel: str, message: str) -> None:
         """On the loop: send an announcement to Redis, after those before it.
@@ -887,10 +906,43 @@ class Relay:
         those waiting in one write: a burst (hundreds of tables at once) costs a
         round trip, not a connection per announcement (a pool of connections
         refused the 101st, "Too many connections", and that announcement was lost
-        to the other processes)."""
+        to the other processes).
+
+        On a channel this relay hears, where the last announcement found nobody
+        else listening, nothing is sent: a relay that comes to the channel says so
+        on it once Redis has it subscribed (:data:`COME`), and on that word this
+        one tells its last announcement again and asks Redis from then on
+        (:meth:`came`). Whatever this relay announced before the word is told
+        again after it; whatever after, is sent. So a table alone in its process
+        (one process, or each table in one of several behind ``config.door``)
+        costs Redis nothing a tap."""
+        if channel in self._told:
+            self._told[channel] = message
+            if self._alone.get(channel):
+                return
+        self._queue(channel, message)
+
+    def _queue(self, channel: str, message: str) -> None:
         self._outbox.append((channel, message))
         if self._sending is None or self._sending.done():
             self._sending = asyncio.ensure_future(self._send())
+
+    def came(self, channel: str) -> None:
+        """Another process's relay has come to ``channel``: it may have missed
+        what this one announced without asking Redis, so that is told again."""
+        if channel not in self._told:
+            return
+        self._comings[channel] = next(self._changes)
+        self._alone.pop(channel, None)
+        told = self._told[channel]
+        if told:
+            self._queue(channel, told)
+
+    def come(self, channel: str) -> None:
+        """Say on ``channel`` that this relay listens there (Redis has confirmed
+        it): relays already there then tell their last announcement again."""
+        if channel in self._told:
+            self._queue(channel, f"{COME} {ORIGIN}")
 
     async def _send(self) -> None:
         # One turn of the loop first: the tasks this process's tables spawned just
@@ -921,10 +973,17 @@ class Relay:
                 )
 
     async def _tell(self, batch: list[tuple[str, str]]) -> None:
-        """Announce ``batch`` to the other processes, in one write."""
+        """Announce ``batch`` to the other processes, in one write; keep, for the
+        channels this relay hears, whether anybody else was told."""
         if self._publishing is None:
             self._publishing = _Announcer(self.url)
-        await self._publishing.send([self._command(*told) for told in batch])
+        comings = [self._comings.get(channel) for channel, _message in batch]
+        told = await self._publishing.send([self._command(*told) for told in batch])
+        if self._plainly:
+            return  # a plain PUBLISH counts this relay too: nothing to keep
+        for (channel, message), before, others in zip(batch, comings, told, strict=True):
+            if before is not None and self._comings.get(channel) == before and message[0] != COME:
+                self._alone[channel] = others == 0
 
     def _command(self, channel: str, message: str) -> tuple[str | int, ...]:
         if self._plainly:
@@ -942,9 +1001,17 @@ class Relay:
                         self._client.connection_pool, reconnected=self.reconnected
                     )
                 channel = redis_channel(group)
-                # One command: Redis counts the channel and its marker together.
-                await self._subscription.subscribe(channel, _marker(channel))
+                # Known before Redis confirms the subscription (``_listen``, where
+                # this relay then says it has come).
                 self._sessions[channel.encode()] = int(group.rpartition(".")[2])
+                self._told.setdefault(channel, "")
+                self._comings[channel] = next(self._changes)
+                try:
+                    # One command: Redis counts the channel and its marker together.
+                    await self._subscription.subscribe(channel, _marker(channel))
+                except BaseException:
+                    self._forget(channel)
+                    raise
                 if not self.tasks:
                     self.tasks = [asyncio.ensure_future(self._listen(self._subscription))]
             self.groups.add(group)
@@ -953,7 +1020,7 @@ class Relay:
         async with self.lock:
             self.groups.discard(group)
             channel = redis_channel(group)
-            self._sessions.pop(channel.encode(), None)
+            self._forget(channel)
             subscription, client = self._subscription, self._client
             if subscription is None:
                 return
@@ -972,11 +1039,21 @@ class Relay:
             except Exception:
                 logger.warning("relay could not close its subscription", exc_info=True)
 
+    def _forget(self, channel: str) -> None:
+        self._sessions.pop(channel.encode(), None)
+        for kept in (self._told, self._alone, self._comings):
+            kept.pop(channel, None)
+
     def reconnected(self) -> None:
         """The subscription was lost and is back (redis-py subscribed again):
         announcements may have been lost meanwhile, so every table checks its
         revision (in one query)."""
         logger.warning("relay reconnected to Redis: every table checks its revision")
+        # A word of another relay coming may have been lost too: ask Redis again.
+        # (This relay's own word is said again as Redis confirms each channel.)
+        self._alone.clear()
+        for channel in self._comings:
+            self._comings[channel] = next(self._changes)
         for table in tables_here():
             table.check_now()
 
@@ -984,31 +1061,40 @@ class Relay:
         while True:
             try:
                 # A timeout, so an idle subscription still sends its health checks.
-                message = await subscription.get_message(
-                    ignore_subscribe_messages=True, timeout=HEALTH_SECONDS
-                )
+                message = await subscription.get_message(timeout=HEALTH_SECONDS)
             except asyncio.CancelledError:
                 raise
             except Exception:  # the connection failed: the next read reconnects
                 logger.warning("relay lost Redis", exc_info=True)
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
-            if message is None or message.get("type") != "message":
+            if message is None:
                 continue
-            self.heard(message["channel"], message["data"])
+            if message.get("type") == "subscribe":  # on each (re)connection too
+                if message["channel"] in self._sessions:
+                    self.come(message["channel"].decode())
+                continue
+            if message.get("type") == "message":
+                self.heard(message["channel"], message["data"])
 
     def heard(self, channel: bytes, data: bytes) -> None:
         """An announcement ``b"<revision> <origin>"`` on a table's channel."""
         session_id = self._sessions.get(channel)
         revision, _space, origin = data.partition(b" ")
-        if session_id is None or origin == _ORIGIN or not revision.isdigit():
+        if session_id is None or origin == _ORIGIN:
             return  # not a table here, or this process's own (its tables know already)
+        if revision == _COME:
+            self.came(channel.decode())
+            return
+        if not revision.isdigit():
+            return
         table = table_here(session_id)
         if table is not None:
             table.announced(int(revision))
 
 
 _ORIGIN = ORIGIN.encode()
+_COME = COME.encode()
 _RELAYS: dict[asyncio.AbstractEventLoop, Relay] = {}
 
 

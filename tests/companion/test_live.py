@@ -197,6 +197,42 @@ async def test_a_lost_announcement_is_caught_by_the_heartbeat(make_session, monk
     await ws.disconnect()
 
 
+@pytest.mark.skipif(
+    not os.environ.get("REDIS_URL"), reason="set REDIS_URL=redis://127.0.0.1:6379/0 to run it"
+)
+async def test_news_the_heartbeat_caught_makes_the_relay_say_again_that_it_listens(
+    make_session, monkeypatch
+):
+    # A revision nobody announced to this process: a relay elsewhere may hold its
+    # announcements back, believing nobody else listens (a word lost on the way),
+    # so this relay says again on the channel that it listens.
+    import redis.asyncio
+    from django.conf import settings
+
+    session = await new_session(make_session)
+    ws = await _connected(session, "phone-b")
+    channel = live.redis_channel(live.group_name(session.pk))
+    admin = redis.asyncio.Redis.from_url(settings.REDIS_URL)
+    listener = admin.pubsub()
+    await listener.subscribe(channel)
+    monkeypatch.setattr("companion.live.announce", lambda session_id, revision, handed=(): None)
+    monkeypatch.setattr(live, "VERIFY_SECONDS", 0.0)
+    await sync_to_async(services.submit_action)(
+        session, shot("dstructor", "dozer"), token="host", key=next_key()
+    )
+    await ws.send_to(text_data=json.dumps({"type": "ping", "revision": 0}))
+    assert json.loads(await ws.receive_from(timeout=5))["type"] == "pong"
+    assert 'data-version="1"' in await ws.receive_from(timeout=5)
+    said = None
+    deadline = asyncio.get_running_loop().time() + 5
+    while said is None and asyncio.get_running_loop().time() < deadline:
+        said = await listener.get_message(ignore_subscribe_messages=True, timeout=1)
+    assert said is not None and said["data"] == f"{live.COME} {live.ORIGIN}".encode()
+    await ws.disconnect()
+    await listener.aclose()
+    await admin.aclose()
+
+
 async def test_a_failure_after_commit_is_not_an_error_and_a_retry_changes_nothing(
     make_session, monkeypatch
 ):
@@ -445,7 +481,8 @@ async def test_a_burst_of_announcements_reaches_the_other_processes_whole_and_in
 async def test_a_process_alone_with_a_table_does_not_hear_its_own_news_and_others_still_do():
     # The announcement goes on Redis only where another process listens: a table
     # alone in its process costs its relay nothing more (it used to hear each of its
-    # own announcements back, and throw it away). A listener that comes is told.
+    # own announcements back, and throw it away). A process that comes says so on
+    # the channel, and is told the last announcement and every one after.
     import redis.asyncio
     from django.conf import settings
 
@@ -454,7 +491,13 @@ async def test_a_process_alone_with_a_table_does_not_hear_its_own_news_and_other
     loop = asyncio.get_running_loop()
     relay = live.relay()
     heard: list[bytes] = []
-    relay.heard = lambda channel, data: heard.append(data)  # type: ignore[method-assign]
+    real_heard = relay.heard
+
+    def hearing(channel: bytes, data: bytes) -> None:
+        heard.append(data)
+        real_heard(channel, data)
+
+    relay.heard = hearing  # type: ignore[method-assign]
     await relay.join(group)
     admin = redis.asyncio.Redis.from_url(settings.REDIS_URL)
 
@@ -469,13 +512,22 @@ async def test_a_process_alone_with_a_table_does_not_hear_its_own_news_and_other
     assert heard == []  # nothing came back: nothing was published
 
     listener = admin.pubsub()
+
+    async def next_message() -> bytes | None:
+        deadline = loop.time() + 5
+        while loop.time() < deadline:
+            message = await listener.get_message(ignore_subscribe_messages=True, timeout=1)
+            if message is not None:
+                return message["data"]
+        return None
+
+    # Another process's relay comes: subscribed, it says so on the channel.
     await listener.subscribe(channel)
+    await admin.publish(channel, f"{live.COME} another-process")
+    assert await next_message() == f"{live.COME} another-process".encode()  # its own word
+    assert await next_message() == f"1 {live.ORIGIN}".encode()  # told again
     live._publish_on_loop(channel, f"2 {live.ORIGIN}")
-    deadline = loop.time() + 5
-    message = None
-    while message is None and loop.time() < deadline:
-        message = await listener.get_message(ignore_subscribe_messages=True, timeout=1)
-    assert message is not None and message["data"] == f"2 {live.ORIGIN}".encode()
+    assert await next_message() == f"2 {live.ORIGIN}".encode()
 
     # Leaving, the relay leaves the channel and its marker in one command.
     await relay.join(f"session.{910_000 + int(next_key().rpartition('-')[2])}")  # stays on
@@ -483,11 +535,7 @@ async def test_a_process_alone_with_a_table_does_not_hear_its_own_news_and_other
     assert await numsub(live._marker(channel)) == 0
     assert await numsub(channel) == 1  # the listener
     live._publish_on_loop(channel, "3 another-process")  # this relay is not counted out
-    message = None
-    deadline = loop.time() + 5
-    while message is None and loop.time() < deadline:
-        message = await listener.get_message(ignore_subscribe_messages=True, timeout=1)
-    assert message is not None and message["data"] == b"3 another-process"
+    assert await next_message() == b"3 another-process"
     await listener.aclose()
     await admin.aclose()
     for name in list(relay.groups):
@@ -495,6 +543,134 @@ async def test_a_process_alone_with_a_table_does_not_hear_its_own_news_and_other
     publishing = live._RELAYS.pop(loop)._publishing
     if publishing is not None:
         await publishing.aclose()
+
+
+async def _relay_counting_commands(group: str) -> tuple[live.Relay, list[tuple]]:
+    """This loop's relay, joined to ``group``, and the commands it sends Redis from
+    now on (sent as ever: each is counted on its way)."""
+    from django.conf import settings
+
+    relay = live.relay()
+    await relay.join(group)
+    await asyncio.sleep(0.3)  # Redis confirms the subscription; nobody else to tell
+    sent: list[tuple] = []
+    if relay._publishing is None:
+        relay._publishing = live._Announcer(settings.REDIS_URL)
+    real_send = relay._publishing.send
+
+    async def counted(commands):
+        sent.extend(commands)
+        return await real_send(commands)
+
+    relay._publishing.send = counted  # type: ignore[method-assign]
+    return relay, sent
+
+
+async def _relay_done(relay: live.Relay) -> None:
+    for name in list(relay.groups):
+        await relay.leave(name)
+    publishing = live._RELAYS.pop(asyncio.get_running_loop())._publishing
+    if publishing is not None:
+        await publishing.aclose()
+
+
+@pytest.mark.skipif(
+    not os.environ.get("REDIS_URL"), reason="set REDIS_URL=redis://127.0.0.1:6379/0 to run it"
+)
+async def test_a_table_alone_in_its_process_sends_redis_nothing_a_tap_until_another_comes():
+    # One process's table, its phones all on it: after the first tap finds nobody
+    # else listening, the taps cost Redis nothing. A process that comes and goes
+    # is told while it listens; once it has gone, the taps cost nothing again.
+    import redis.asyncio
+    from django.conf import settings
+
+    group = f"session.{920_000 + int(next_key().rpartition('-')[2])}"
+    channel = live.redis_channel(group)
+    relay, sent = await _relay_counting_commands(group)
+    loop = asyncio.get_running_loop()
+
+    async def settled() -> None:
+        while relay._sending is not None and not relay._sending.done():
+            await asyncio.sleep(0.01)
+
+    for revision in range(1, 7):
+        live._publish_on_loop(channel, f"{revision} {live.ORIGIN}")
+        await settled()
+    assert [command[-1] for command in sent] == [f"1 {live.ORIGIN}"]
+
+    admin = redis.asyncio.Redis.from_url(settings.REDIS_URL)
+    listener = admin.pubsub()
+
+    async def messages(count: int) -> list[bytes]:
+        found: list[bytes] = []
+        deadline = loop.time() + 5
+        while len(found) < count and loop.time() < deadline:
+            message = await listener.get_message(ignore_subscribe_messages=True, timeout=1)
+            if message is not None:
+                found.append(message["data"])
+        return found
+
+    await listener.subscribe(channel)
+    await admin.publish(channel, f"{live.COME} another-process")
+    assert await messages(2) == [
+        f"{live.COME} another-process".encode(),
+        f"6 {live.ORIGIN}".encode(),  # what it may have missed
+    ]
+    live._publish_on_loop(channel, f"7 {live.ORIGIN}")
+    assert await messages(1) == [f"7 {live.ORIGIN}".encode()]
+
+    await listener.unsubscribe(channel)  # the other process goes
+    await listener.aclose()
+    await admin.aclose()
+    sent.clear()
+    for revision in range(8, 12):
+        live._publish_on_loop(channel, f"{revision} {live.ORIGIN}")
+        await settled()
+    assert [command[-1] for command in sent] == [f"8 {live.ORIGIN}"]  # found alone again
+    await _relay_done(relay)
+
+
+@pytest.mark.skipif(
+    not os.environ.get("REDIS_URL"), reason="set REDIS_URL=redis://127.0.0.1:6379/0 to run it"
+)
+async def test_an_answer_sent_before_another_process_came_does_not_leave_it_untold():
+    # Redis answers "nobody else listens" to an announcement; before the answer is
+    # read, another process subscribes and its word that it has come is heard; then
+    # telling it the last announcement again fails (Redis drops the connection).
+    # The answer predates that process, so the next announcement still goes to it.
+    import redis.asyncio
+    from django.conf import settings
+
+    group = f"session.{930_000 + int(next_key().rpartition('-')[2])}"
+    channel = live.redis_channel(group)
+    relay, _sent = await _relay_counting_commands(group)
+    real_send = relay._publishing.send
+    admin = redis.asyncio.Redis.from_url(settings.REDIS_URL)
+    listener = admin.pubsub()
+    calls = itertools.count()
+
+    async def crossed(commands):
+        call = next(calls)
+        if call == 1:  # telling it again
+            raise redis.exceptions.ConnectionError("Redis went away for a moment")
+        answers = await real_send(commands)
+        if call == 0:  # the word comes while the first answer is on its way
+            await listener.subscribe(channel)
+            relay.heard(channel.encode(), f"{live.COME} another-process".encode())
+        return answers
+
+    relay._publishing.send = crossed  # type: ignore[method-assign]
+    live._publish_on_loop(channel, f"1 {live.ORIGIN}")
+    await asyncio.sleep(0.3)
+    live._publish_on_loop(channel, f"2 {live.ORIGIN}")
+    message = None
+    deadline = asyncio.get_running_loop().time() + 5
+    while message is None and asyncio.get_running_loop().time() < deadline:
+        message = await listener.get_message(ignore_subscribe_messages=True, timeout=1)
+    assert message is not None and message["data"] == f"2 {live.ORIGIN}".encode()
+    await listener.aclose()
+    await admin.aclose()
+    await _relay_done(relay)
 
 
 @pytest.mark.skipif(

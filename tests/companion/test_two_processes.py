@@ -82,3 +82,23 @@ async def test_a_socket_idle_for_longer_than_the_redis_read_timeout_still_gets_u
         frame = await recv_until(ws, lambda html: (frame_version(html) or -1) >= after, 5)
 
     assert damage_of(frame, "banshee") == 1
+
+
+async def test_a_phone_that_comes_on_another_process_hears_a_table_that_was_alone(two_servers):
+    # Every phone of the table on process A: its taps cost Redis nothing (nobody
+    # else listens). Then a phone opens its socket on process B: A hears B come,
+    # and from then on B's phone is sent every tap, at once (not at the next
+    # heartbeat check, seconds later).
+    host, guest, code = table_across_processes(two_servers)
+    async with host.socket(code) as own:
+        await recv_until(own, lambda frame: frame_version(frame) is not None, 5)
+        for target in ("banshee", "dozer"):  # the first finds A alone; the second is held
+            after = frame_version(host.shot(code, "dstructor", target).expect(200).text)
+            await recv_until(own, lambda html, at=after: (frame_version(html) or -1) >= at, 5)
+        async with guest.socket(code) as ws:
+            first = await recv_until(ws, lambda frame: frame_version(frame) is not None, 5)
+            assert damage_of(first, "dozer") == 1
+            await asyncio.sleep(0.3)  # B's word that it has come reaches A
+            after = frame_version(host.shot(code, "dstructor", "dozer").expect(200).text)
+            frame = await recv_until(ws, lambda html: (frame_version(html) or -1) >= after, 1.5)
+    assert damage_of(frame, "dozer") == 2
