@@ -22,6 +22,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 _REVISION = re.compile(r'data-revision="(\d+)"')
 
+needs_redis = pytest.mark.skipif(
+    not os.environ.get("REDIS_URL"), reason="set REDIS_URL=redis://127.0.0.1:6379/0 to run it"
+)
+
 
 def revision_of(frame: str) -> int | None:
     found = _REVISION.search(frame)
@@ -52,6 +56,34 @@ def _count_revision_reads(monkeypatch) -> list[list[int]]:
 def _table_count(session_id: int) -> int:
     with live._tables_lock:
         return len(live._TABLES.get(session_id, {}))
+
+
+async def _messages(listener, count: int = 1, seconds: float = 5) -> list[bytes]:
+    """What a Redis subscription (``listener``) hears next: up to ``count``
+    messages, waiting at most ``seconds`` in all."""
+    found: list[bytes] = []
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while len(found) < count and loop.time() < deadline:
+        message = await listener.get_message(ignore_subscribe_messages=True, timeout=1)
+        if message is not None:
+            found.append(message["data"])
+    return found
+
+
+def _session_channel(base: int) -> tuple[str, str]:
+    """A session's group nobody else uses, and its Redis channel."""
+    group = f"session.{base + int(next_key().rpartition('-')[2])}"
+    return group, live.redis_channel(group)
+
+
+async def _relay_done(relay: live.Relay) -> None:
+    """This loop's relay leaves its channels and closes its connections."""
+    for name in list(relay.groups):
+        await relay.leave(name)
+    publishing = live._RELAYS.pop(asyncio.get_running_loop())._publishing
+    if publishing is not None:
+        await publishing.aclose()
 
 
 async def test_each_phone_gets_one_frame_per_change(make_session):
@@ -197,9 +229,7 @@ async def test_a_lost_announcement_is_caught_by_the_heartbeat(make_session, monk
     await ws.disconnect()
 
 
-@pytest.mark.skipif(
-    not os.environ.get("REDIS_URL"), reason="set REDIS_URL=redis://127.0.0.1:6379/0 to run it"
-)
+@needs_redis
 async def test_news_the_heartbeat_caught_makes_the_relay_say_again_that_it_listens(
     make_session, monkeypatch
 ):
@@ -223,11 +253,7 @@ async def test_news_the_heartbeat_caught_makes_the_relay_say_again_that_it_liste
     await ws.send_to(text_data=json.dumps({"type": "ping", "revision": 0}))
     assert json.loads(await ws.receive_from(timeout=5))["type"] == "pong"
     assert 'data-version="1"' in await ws.receive_from(timeout=5)
-    said = None
-    deadline = asyncio.get_running_loop().time() + 5
-    while said is None and asyncio.get_running_loop().time() < deadline:
-        said = await listener.get_message(ignore_subscribe_messages=True, timeout=1)
-    assert said is not None and said["data"] == f"{live.COME} {live.ORIGIN}".encode()
+    assert await _messages(listener) == [f"{live.COME} {live.ORIGIN}".encode()]
     await ws.disconnect()
     await listener.aclose()
     await admin.aclose()
@@ -443,9 +469,7 @@ async def test_the_revision_checks_of_many_tables_are_one_query(make_session, mo
         await ws.disconnect()
 
 
-@pytest.mark.skipif(
-    not os.environ.get("REDIS_URL"), reason="set REDIS_URL=redis://127.0.0.1:6379/0 to run it"
-)
+@needs_redis
 async def test_a_burst_of_announcements_reaches_the_other_processes_whole_and_in_order(caplog):
     # Hundreds of tables changing at once on one process (a busy evening): every
     # announcement reaches the other processes, in order, and none is refused for
@@ -475,9 +499,7 @@ async def test_a_burst_of_announcements_reaches_the_other_processes_whole_and_in
         await publishing.aclose()
 
 
-@pytest.mark.skipif(
-    not os.environ.get("REDIS_URL"), reason="set REDIS_URL=redis://127.0.0.1:6379/0 to run it"
-)
+@needs_redis
 async def test_a_process_alone_with_a_table_does_not_hear_its_own_news_and_others_still_do():
     # The announcement goes on Redis only where another process listens: a table
     # alone in its process costs its relay nothing more (it used to hear each of its
@@ -486,9 +508,7 @@ async def test_a_process_alone_with_a_table_does_not_hear_its_own_news_and_other
     import redis.asyncio
     from django.conf import settings
 
-    group = f"session.{900_000 + int(next_key().rpartition('-')[2])}"
-    channel = live.redis_channel(group)
-    loop = asyncio.get_running_loop()
+    group, channel = _session_channel(900_000)
     relay = live.relay()
     heard: list[bytes] = []
     real_heard = relay.heard
@@ -513,21 +533,15 @@ async def test_a_process_alone_with_a_table_does_not_hear_its_own_news_and_other
 
     listener = admin.pubsub()
 
-    async def next_message() -> bytes | None:
-        deadline = loop.time() + 5
-        while loop.time() < deadline:
-            message = await listener.get_message(ignore_subscribe_messages=True, timeout=1)
-            if message is not None:
-                return message["data"]
-        return None
-
     # Another process's relay comes: subscribed, it says so on the channel.
     await listener.subscribe(channel)
     await admin.publish(channel, f"{live.COME} another-process")
-    assert await next_message() == f"{live.COME} another-process".encode()  # its own word
-    assert await next_message() == f"1 {live.ORIGIN}".encode()  # told again
+    assert await _messages(listener, 2) == [
+        f"{live.COME} another-process".encode(),  # its own word
+        f"1 {live.ORIGIN}".encode(),  # told again
+    ]
     live._publish_on_loop(channel, f"2 {live.ORIGIN}")
-    assert await next_message() == f"2 {live.ORIGIN}".encode()
+    assert await _messages(listener) == [f"2 {live.ORIGIN}".encode()]
 
     # Leaving, the relay leaves the channel and its marker in one command.
     await relay.join(f"session.{910_000 + int(next_key().rpartition('-')[2])}")  # stays on
@@ -535,14 +549,10 @@ async def test_a_process_alone_with_a_table_does_not_hear_its_own_news_and_other
     assert await numsub(live._marker(channel)) == 0
     assert await numsub(channel) == 1  # the listener
     live._publish_on_loop(channel, "3 another-process")  # this relay is not counted out
-    assert await next_message() == b"3 another-process"
+    assert await _messages(listener) == [b"3 another-process"]
     await listener.aclose()
     await admin.aclose()
-    for name in list(relay.groups):
-        await relay.leave(name)
-    publishing = live._RELAYS.pop(loop)._publishing
-    if publishing is not None:
-        await publishing.aclose()
+    await _relay_done(relay)
 
 
 async def _relay_counting_commands(group: str) -> tuple[live.Relay, list[tuple]]:
@@ -566,17 +576,7 @@ async def _relay_counting_commands(group: str) -> tuple[live.Relay, list[tuple]]
     return relay, sent
 
 
-async def _relay_done(relay: live.Relay) -> None:
-    for name in list(relay.groups):
-        await relay.leave(name)
-    publishing = live._RELAYS.pop(asyncio.get_running_loop())._publishing
-    if publishing is not None:
-        await publishing.aclose()
-
-
-@pytest.mark.skipif(
-    not os.environ.get("REDIS_URL"), reason="set REDIS_URL=redis://127.0.0.1:6379/0 to run it"
-)
+@needs_redis
 async def test_a_table_alone_in_its_process_sends_redis_nothing_a_tap_until_another_comes():
     # One process's table, its phones all on it: after the first tap finds nobody
     # else listening, the taps cost Redis nothing. A process that comes and goes
@@ -584,10 +584,8 @@ async def test_a_table_alone_in_its_process_sends_redis_nothing_a_tap_until_anot
     import redis.asyncio
     from django.conf import settings
 
-    group = f"session.{920_000 + int(next_key().rpartition('-')[2])}"
-    channel = live.redis_channel(group)
+    group, channel = _session_channel(920_000)
     relay, sent = await _relay_counting_commands(group)
-    loop = asyncio.get_running_loop()
 
     async def settled() -> None:
         while relay._sending is not None and not relay._sending.done():
@@ -600,24 +598,14 @@ async def test_a_table_alone_in_its_process_sends_redis_nothing_a_tap_until_anot
 
     admin = redis.asyncio.Redis.from_url(settings.REDIS_URL)
     listener = admin.pubsub()
-
-    async def messages(count: int) -> list[bytes]:
-        found: list[bytes] = []
-        deadline = loop.time() + 5
-        while len(found) < count and loop.time() < deadline:
-            message = await listener.get_message(ignore_subscribe_messages=True, timeout=1)
-            if message is not None:
-                found.append(message["data"])
-        return found
-
     await listener.subscribe(channel)
     await admin.publish(channel, f"{live.COME} another-process")
-    assert await messages(2) == [
+    assert await _messages(listener, 2) == [
         f"{live.COME} another-process".encode(),
         f"6 {live.ORIGIN}".encode(),  # what it may have missed
     ]
     live._publish_on_loop(channel, f"7 {live.ORIGIN}")
-    assert await messages(1) == [f"7 {live.ORIGIN}".encode()]
+    assert await _messages(listener) == [f"7 {live.ORIGIN}".encode()]
 
     await listener.unsubscribe(channel)  # the other process goes
     await listener.aclose()
@@ -630,9 +618,7 @@ async def test_a_table_alone_in_its_process_sends_redis_nothing_a_tap_until_anot
     await _relay_done(relay)
 
 
-@pytest.mark.skipif(
-    not os.environ.get("REDIS_URL"), reason="set REDIS_URL=redis://127.0.0.1:6379/0 to run it"
-)
+@needs_redis
 async def test_an_answer_sent_before_another_process_came_does_not_leave_it_untold():
     # Redis answers "nobody else listens" to an announcement; before the answer is
     # read, another process subscribes and its word that it has come is heard; then
@@ -641,8 +627,7 @@ async def test_an_answer_sent_before_another_process_came_does_not_leave_it_unto
     import redis.asyncio
     from django.conf import settings
 
-    group = f"session.{930_000 + int(next_key().rpartition('-')[2])}"
-    channel = live.redis_channel(group)
+    group, channel = _session_channel(930_000)
     relay, _sent = await _relay_counting_commands(group)
     real_send = relay._publishing.send
     admin = redis.asyncio.Redis.from_url(settings.REDIS_URL)
@@ -663,19 +648,13 @@ async def test_an_answer_sent_before_another_process_came_does_not_leave_it_unto
     live._publish_on_loop(channel, f"1 {live.ORIGIN}")
     await asyncio.sleep(0.3)
     live._publish_on_loop(channel, f"2 {live.ORIGIN}")
-    message = None
-    deadline = asyncio.get_running_loop().time() + 5
-    while message is None and asyncio.get_running_loop().time() < deadline:
-        message = await listener.get_message(ignore_subscribe_messages=True, timeout=1)
-    assert message is not None and message["data"] == f"2 {live.ORIGIN}".encode()
+    assert await _messages(listener) == [f"2 {live.ORIGIN}".encode()]
     await listener.aclose()
     await admin.aclose()
     await _relay_done(relay)
 
 
-@pytest.mark.skipif(
-    not os.environ.get("REDIS_URL"), reason="set REDIS_URL=redis://127.0.0.1:6379/0 to run it"
-)
+@needs_redis
 async def test_announcements_go_on_after_redis_drops_the_connection_and_a_refusal_keeps_step():
     # The relay's own connection for its announcements: when Redis drops it (a
     # restart, an administrator), the next announcement still gets through; when
