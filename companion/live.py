@@ -872,6 +872,18 @@ class _Announcer:
         await self._connection.disconnect()
 
 
+@dataclass(slots=True)
+class _Hearing:
+    """A channel a relay hears: the last announcement made on it (sent or held
+    back), and whether the last answer from Redis found nobody else listening.
+    Replaced by a new record (``told`` carried over) whenever an answer may be
+    stale: another relay's word, a reconnection, joining again; an answer is kept
+    only on the record it was asked for."""
+
+    told: str = ""
+    alone: bool = False
+
+
 class Relay:
     """This event loop's one subscription to Redis, for all its tables: it hears
     the other processes' announcements and hands each to its table. Without Redis
@@ -889,15 +901,7 @@ class Relay:
         self._outbox: list[tuple[str, str]] = []  # announcements not yet sent
         self._sending: asyncio.Future | None = None
         self._plainly = False  # PUBLISH, not the script (a Redis that refuses it)
-        # Of each channel this relay hears: whether nobody else listens, as the last
-        # announcement found and no word since has said otherwise (absent: not known);
-        # the last announcement made on it (sent or not); and a number that changes
-        # whenever another relay's word comes, this relay joins again or reconnects
-        # (an answer sent before it changed is not kept: it may predate a relay).
-        self._alone: dict[str, bool] = {}
-        self._told: dict[str, str] = {}
-        self._comings: dict[str, int] = {}
-        self._changes = itertools.count()
+        self._hearing: dict[str, _Hearing] = {}  # the channels this relay hears
 
     def publish(self, channel: str, message: str) -> None:
         """On the loop: send an announcement to Redis, after those before it.
@@ -916,9 +920,10 @@ class Relay:
         again after it; whatever after, is sent. So a table alone in its process
         (one process, or each table in one of several behind ``config.door``)
         costs Redis nothing a tap."""
-        if channel in self._told:
-            self._told[channel] = message
-            if self._alone.get(channel):
+        hearing = self._hearing.get(channel)
+        if hearing is not None:
+            hearing.told = message
+            if hearing.alone:
                 return
         self._queue(channel, message)
 
@@ -930,18 +935,17 @@ class Relay:
     def came(self, channel: str) -> None:
         """Another process's relay has come to ``channel``: it may have missed
         what this one announced without asking Redis, so that is told again."""
-        if channel not in self._told:
+        hearing = self._hearing.get(channel)
+        if hearing is None:
             return
-        self._comings[channel] = next(self._changes)
-        self._alone.pop(channel, None)
-        told = self._told[channel]
-        if told:
-            self._queue(channel, told)
+        self._hearing[channel] = _Hearing(hearing.told)  # an answer on its way is stale
+        if hearing.told:
+            self._queue(channel, hearing.told)
 
     def come(self, channel: str) -> None:
         """Say on ``channel`` that this relay listens there (Redis has confirmed
         it): relays already there then tell their last announcement again."""
-        if channel in self._told:
+        if channel in self._hearing:
             self._queue(channel, f"{COME} {ORIGIN}")
 
     async def _send(self) -> None:
@@ -977,13 +981,15 @@ class Relay:
         channels this relay hears, whether anybody else was told."""
         if self._publishing is None:
             self._publishing = _Announcer(self.url)
-        comings = [self._comings.get(channel) for channel, _message in batch]
+        hearings = [self._hearing.get(channel) for channel, _message in batch]
         told = await self._publishing.send([self._command(*told) for told in batch])
         if self._plainly:
             return  # a plain PUBLISH counts this relay too: nothing to keep
-        for (channel, message), before, others in zip(batch, comings, told, strict=True):
-            if before is not None and self._comings.get(channel) == before and message[0] != COME:
-                self._alone[channel] = others == 0
+        for (_channel, message), hearing, others in zip(batch, hearings, told, strict=True):
+            # On the record it was asked for: if the record was replaced meanwhile,
+            # the answer may be stale and lands on a record nobody reads.
+            if hearing is not None and message[0] != COME:
+                hearing.alone = others == 0
 
     def _command(self, channel: str, message: str) -> tuple[str | int, ...]:
         if self._plainly:
@@ -1004,8 +1010,7 @@ class Relay:
                 # Known before Redis confirms the subscription (``_listen``, where
                 # this relay then says it has come).
                 self._sessions[channel.encode()] = int(group.rpartition(".")[2])
-                self._told.setdefault(channel, "")
-                self._comings[channel] = next(self._changes)
+                self._hearing[channel] = _Hearing()
                 try:
                     # One command: Redis counts the channel and its marker together.
                     await self._subscription.subscribe(channel, _marker(channel))
@@ -1041,19 +1046,17 @@ class Relay:
 
     def _forget(self, channel: str) -> None:
         self._sessions.pop(channel.encode(), None)
-        for kept in (self._told, self._alone, self._comings):
-            kept.pop(channel, None)
+        self._hearing.pop(channel, None)
 
     def reconnected(self) -> None:
         """The subscription was lost and is back (redis-py subscribed again):
         announcements may have been lost meanwhile, so every table checks its
         revision (in one query)."""
         logger.warning("relay reconnected to Redis: every table checks its revision")
-        # A word of another relay coming may have been lost too: ask Redis again.
-        # (This relay's own word is said again as Redis confirms each channel.)
-        self._alone.clear()
-        for channel in self._comings:
-            self._comings[channel] = next(self._changes)
+        # A word of another relay coming may have been lost too: ask Redis again,
+        # and keep no answer on its way. (This relay's own word is said again as
+        # Redis confirms each channel.)
+        self._hearing = {channel: _Hearing(h.told) for channel, h in self._hearing.items()}
         for table in tables_here():
             table.check_now()
 
