@@ -57,7 +57,7 @@ from django.utils import translation
 
 from companion import fragments
 from companion.models import Action, GameSession, Seat
-from companion.rendering import PERSONAL, SHARED, Cuts, Frame, cut, part_keys, render_part
+from companion.rendering import PERSONAL, SHARED, Cuts, Frame, cut_part, part_keys
 from companion.rows import Committed
 from companion.selectors import LogTail, Viewer, log_tail, viewer_for
 
@@ -498,10 +498,16 @@ class Table:
         """One part rendered for ``viewer`` and cut in fragments (with this table's
         store of pieces and of cuts, unless ``pieces`` is None: a snapshot that is
         not the table's latest keeps nothing)."""
-        html = render_part(
-            part, snapshot.session, snapshot.seats, viewer, language, snapshot.tail, pieces
+        return cut_part(
+            part,
+            snapshot.session,
+            snapshot.seats,
+            viewer,
+            language,
+            snapshot.tail,
+            pieces,
+            self.cuts if pieces is not None else None,
         )
-        return cut(html, self.cuts if pieces is not None else None, kept=part == PERSONAL)
 
     def offer(self, snapshot: Snapshot, rendered: dict[tuple, Frame]) -> None:
         """On the loop: the committing thread hands over a revision and its parts."""

@@ -18,11 +18,12 @@ revision, and drops it when the revision moves on or its last socket leaves.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
 from django.utils import translation
+from django.utils.safestring import SafeString
 
 from companion.fragments import CLOSE, OPEN, Store, template, using
 from companion.fragments import render as render_piece
@@ -82,9 +83,39 @@ def render_part(
         if part == PERSONAL:
             values = seats_values(session, list(seats), viewer, oob=True)
             return render_piece(SEATS_TEMPLATE, values)
-        context = table_context(session, viewer, seats=list(seats), tail=tail)
-        context.update(oob=True, csrf_token="")
-        return template(SHARED_TEMPLATE).render(context)
+        return template(SHARED_TEMPLATE).render(_shared_values(session, seats, viewer, tail))
+
+
+def _shared_values(
+    session: GameSession, seats: Sequence[Seat], viewer: Viewer, tail: LogTail | None
+) -> dict:
+    values = table_context(session, viewer, seats=list(seats), tail=tail)
+    values.update(oob=True, csrf_token="")
+    return values
+
+
+def cut_part(
+    part: str,
+    session: GameSession,
+    seats: Sequence[Seat],
+    viewer: Viewer,
+    language: str,
+    tail: LogTail | None = None,
+    pieces: Store | None = None,
+    cuts: Cuts | None = None,
+) -> Frame:
+    """One part rendered (:func:`render_part`) and cut in fragments (:func:`cut`).
+    With a live table's ``pieces`` and ``cuts``, the shared part is cut as its
+    template writes it (:meth:`Cuts.chunks`): the pieces the store kept are found
+    by the object, never read again."""
+    if pieces is None or cuts is None:
+        return cut(render_part(part, session, seats, viewer, language, tail))
+    if part == PERSONAL:
+        html = render_part(part, session, seats, viewer, language, tail, pieces)
+        return cut(html, cuts, kept=True)
+    with using(pieces, language):
+        values = _shared_values(session, seats, viewer, tail)
+        return cuts.chunks(template(SHARED_TEMPLATE).template.generate(values))
 
 
 def render_frames(
@@ -109,20 +140,33 @@ _ID = re.compile(r'(?<![\w-])id="([^"]+)"')
 
 
 def fragments(html: str) -> tuple[tuple[str, str], ...]:
-    """A frame as (element id, HTML) pairs, in order. Plain string searches: this
-    runs for every socket after every change."""
+    """A frame as (element id, HTML) pairs, in order, each without the blank that
+    follows it (the blank between two fragments is nobody's: so a fragment is the
+    same HTML whether it is read in the whole frame or alone, :meth:`Cuts.chunks`).
+    Plain string searches: this runs for every part after every change."""
+    return _split(html) or (("", html),)
+
+
+def _split(html: str) -> tuple[tuple[str, str], ...] | None:
+    """:func:`fragments`: none in blank HTML; None where ``html`` is not a frame
+    of fragments (an attribute outside a start tag, anything but blank before the
+    first fragment)."""
     starts = []
     at = html.find(_OOB)
     while at != -1:
         tag = html.rfind("<", 0, at)
         if tag == -1 or html.find(">", tag, at) != -1:
-            return (("", html),)  # the attribute outside a start tag: not our frame
+            return None  # the attribute outside a start tag: not our frame
         starts.append(tag)
         at = html.find(_OOB, at + len(_OOB))
-    if not starts or html[: starts[0]].strip():
-        return (("", html),)  # not a frame of fragments: one piece, always sent
+    if html[: starts[0] if starts else len(html)].strip():
+        return None  # not a frame of fragments: one piece, always sent
+    if not starts:
+        return ()
     pieces = []
     for begin, end in zip(starts, [*starts[1:], len(html)], strict=True):
+        while end > begin and html[end - 1].isspace():
+            end -= 1
         piece = html[begin:end]
         found = _ID.search(piece, 0, piece.find(">"))
         pieces.append((found.group(1) if found else "", piece))
@@ -206,6 +250,62 @@ class Cuts:
             found = (html, tuple(self.piece(ident, piece) for ident, piece in fragments(html)))
         self.parts_current[id(html)] = found
         return found[1]
+
+    def chunks(self, chunks: Iterable[str]) -> Frame:
+        """A part cut as its template writes it, chunk by chunk (Jinja2's
+        ``generate``). A chunk that is a whole fragment (or several) the store keeps
+        (a ``fragment()`` at the top of the part: a player's board, the map; most of
+        a frame, and the same object after most taps) is cut once while it is the
+        same object, and found by it (:meth:`part`): neither searched nor hashed
+        again. Only the text between such chunks is searched (the status line, the
+        history). Where there is more than blank between a fragment's end and the
+        next one (it would be the first one's), the part is cut whole, as
+        :func:`cut` cuts it: the same frame either way."""
+        written: list[str] = []
+        frame: list[Piece] = []
+        text: list[str] = []
+        chunks = iter(chunks)
+        for chunk in chunks:
+            written.append(chunk)
+            whole = self._whole(chunk) if type(chunk) is SafeString else None
+            if whole is None:
+                text.append(chunk)
+            elif self._text(text, frame):
+                frame += whole
+                text = []
+            else:
+                break
+        else:
+            if self._text(text, frame) and frame:
+                return tuple(frame)
+        written += chunks  # what is left of a part cut whole
+        return cut("".join(written), self)
+
+    def _whole(self, chunk: str) -> Frame | None:
+        """The chunk's fragments, if it starts with one (a fragment's HTML, its
+        first start tag out of band, after blank at most)."""
+        found = self.parts_current.get(id(chunk)) or self.parts_previous.get(id(chunk))
+        if found is None or found[0] is not chunk:
+            tag = chunk.find("<")
+            if tag == -1 or chunk.find(_OOB, tag, chunk.find(">", tag)) == -1:
+                return None  # (blank before the tag is the last fragment's: see _split)
+            split = _split(chunk)
+            if not split:
+                return None
+            found = (chunk, tuple(self.piece(ident, html) for ident, html in split))
+        self.parts_current[id(chunk)] = found
+        return found[1]
+
+    def _text(self, text: list[str], frame: list[Piece]) -> bool:
+        """The fragments of the text between two kept chunks added to ``frame``;
+        False if it starts with more than blank."""
+        if not text:
+            return True
+        found = _split("".join(text))
+        if found is None:
+            return False
+        frame += (self.piece(ident, html) for ident, html in found)
+        return True
 
     def piece(self, ident: str, html: str, *, nested: bool = False) -> Piece:
         """``html`` cut, as its last revision cut it if it did (a nested piece too:

@@ -8,7 +8,7 @@ from django.template import engines
 from django.utils import translation
 
 from companion import fragments
-from companion.rendering import PERSONAL, SHARED, cut, render_frames, render_part
+from companion.rendering import PERSONAL, SHARED, Cuts, cut, cut_part, render_frames, render_part
 from companion.selectors import viewer_for
 from tests.conftest import next_key, shot
 from tests.support.pieces import rendered_pieces
@@ -132,8 +132,19 @@ def test_live_frames_with_and_without_the_store_are_the_same(make_session):
     # A live table's renders mark the pieces that can be sent alone; what it sends
     # (the frame cut in fragments, markers stripped) is the plain render.
     assert fragments.OPEN in cold and fragments.OPEN not in plain
-    assert "".join(piece.html for piece in cut(cold)) == plain
+    sent = [piece.html for piece in cut(plain)]
+    assert [piece.html for piece in cut(cold)] == sent
     assert store.current  # pieces were kept
+    # As a live table cuts it, the shared part chunk by chunk: the same fragments.
+    cuts = Cuts()
+    for _ in range(2):
+        live = [
+            cut_part(part, session, seats, viewer, "en", None, store, cuts)
+            for part in (PERSONAL, SHARED)
+        ]
+        assert [piece.html for frame in live for piece in frame] == sent
+        store.advance()
+        cuts.advance()
 
 
 def test_a_piece_of_a_full_page_gets_its_csrf_input_and_keys(make_session):

@@ -161,7 +161,63 @@ def test_a_frame_splits_into_its_fragments_in_order():
     )
     pieces = rendering.fragments(html)
     assert [ident for ident, _ in pieces] == ["status", "board", "player-1"]
-    assert "".join(piece for _, piece in pieces) == html
+    # The blank between two fragments is neither's: each is the same HTML alone.
+    assert "".join(piece for _, piece in pieces) == html.replace("</div>\n", "</div>")
+    assert [rendering.fragments(piece) for _, piece in pieces] == [(p,) for p in pieces]
+
+
+def _same(a: rendering.Frame, b: rendering.Frame) -> None:
+    assert [(p.ident, p.html, p.digest, p.skeleton, p.nested) for p in a] == [
+        (p.ident, p.html, p.digest, p.skeleton, p.nested) for p in b
+    ]
+
+
+def test_a_part_cut_as_its_template_writes_it_is_the_part_cut_whole(monkeypatch):
+    # A live table cuts the shared part chunk by chunk: a board the store kept is
+    # one chunk, found by the object; the text between (status, history) is read.
+    track = marked('<p id="track-1" data-piece>3</p>')
+    board = SafeString(f'  <article hx-swap-oob="true" id="player-1"><b>1</b>{track}</article>\n')
+    chunks = [
+        '<div id="status" hx-swap-oob="true">',
+        "7",
+        "</div>\n",
+        board,
+        "\n",
+        SafeString('<section id="map" hx-swap-oob="true">m</section>'),
+        '<section id="history" hx-swap-oob="true">h</section>',
+    ]
+    cuts = rendering.Cuts()
+    first = cuts.chunks(iter(chunks))
+    _same(first, rendering.cut("".join(chunks)))
+    assert [p.ident for p in first] == ["status", "player-1", "map", "history"]
+    assert first[1].nested[0].ident == "track-1"
+    # The next revision: the status changed, the board is the same object, not read.
+    cuts.advance()
+    read = []
+    split = rendering._split
+    monkeypatch.setattr(rendering, "_split", lambda html: read.append(html) or split(html))
+    chunks[1] = "8"
+    second = cuts.chunks(iter(chunks))
+    assert read and not any("player-1" in html for html in read)
+    _same(second, rendering.cut("".join(chunks)))
+    assert second[1] is first[1] and second[2] is first[2]
+
+
+def test_text_after_a_kept_chunk_is_its_fragment_s_as_in_the_part_cut_whole():
+    # Whatever follows a fragment up to the next one is that fragment's: a chunk
+    # followed by more than blank is cut with it, as the whole part would be.
+    chunks = [
+        SafeString('<div id="a" hx-swap-oob="true">1</div>'),
+        "<p>2</p>\n",
+        '<div id="b" hx-swap-oob="true">3</div>',
+    ]
+    frame = rendering.Cuts().chunks(iter(chunks))
+    _same(frame, rendering.cut("".join(chunks)))
+    assert frame[0].html == '<div id="a" hx-swap-oob="true">1</div><p>2</p>'
+    # Text before the first fragment: not a frame of fragments, one piece, sent whole.
+    chunks.insert(0, "stray")
+    (whole,) = rendering.Cuts().chunks(iter(chunks))
+    assert whole.ident == "" and whole.html == "".join(chunks)
 
 
 def test_only_changed_fragments_are_sent_again():
