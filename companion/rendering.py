@@ -168,8 +168,7 @@ def _split(html: str) -> tuple[tuple[str, str], ...] | None:
         while end > begin and html[end - 1].isspace():
             end -= 1
         piece = html[begin:end]
-        found = _ID.search(piece, 0, piece.find(">"))
-        pieces.append((found.group(1) if found else "", piece))
+        pieces.append((_ident(piece), piece))
     return tuple(pieces)
 
 
@@ -307,14 +306,16 @@ class Cuts:
         frame += (self.piece(ident, html) for ident, html in found)
         return True
 
-    def piece(self, ident: str, html: str, *, nested: bool = False) -> Piece:
+    def piece(self, ident: str | None, html: str, *, nested: bool = False) -> Piece:
         """``html`` cut, as its last revision cut it if it did (a nested piece too:
-        one entry new in the history, and the other fourteen are not cut again)."""
+        one entry new in the history, and the other fourteen are not cut again).
+        ``ident``: its id, or None to read it from ``html`` if it is cut."""
         current = self.current[nested]
         found = current.get(html)
         if found is None:
             found = self.previous[nested].get(html)
             if found is None:
+                ident = _ident(html) if ident is None else ident
                 found = _piece(ident, html, nested=nested, cuts=self)
             current[html] = found
         return found
@@ -322,12 +323,14 @@ class Cuts:
 
 def _piece(ident: str, html: str, *, nested: bool = False, cuts: Cuts | None = None) -> Piece:
     """``html`` (with the markers of the pieces nested in it) as a Piece; its nested
-    pieces as ``cuts`` has them, if it has them."""
+    pieces as ``cuts`` has them, if it has them (found by their HTML before their
+    id is read: most are)."""
     at = html.find(OPEN)
     children: tuple[Piece, ...] = ()
     if at == -1:
         clean = skeleton = html
     else:
+        texts: list[str] = []  # the HTML around the nested pieces
         parts: list[str] = []
         outline: list[str] = []
         found: list[Piece] = []
@@ -339,19 +342,21 @@ def _piece(ident: str, html: str, *, nested: bool = False, cuts: Cuts | None = N
             if not html.startswith(CLOSE, end):
                 raise ValueError("a nested piece does not close where its marker says")
             body = html[start:end]
-            named = _ID.search(body, 0, body.find(">"))
-            child_ident = named.group(1) if named else ""
             if cuts is None:
-                child = _piece(child_ident, body, nested=True)
+                child = _piece(_ident(body), body, nested=True)
             else:
-                child = cuts.piece(child_ident, body, nested=True)
-            parts += [html[done:at], child.html]
-            outline += [html[done:at], f"\x00{child.ident}\x00"]
+                child = cuts.piece(None, body, nested=True)
+            text = html[done:at]
+            texts.append(text)
+            parts += (text, child.html)
+            outline += (text, f"\x00{child.ident}\x00")
             found.append(child)
             done = end + len(CLOSE)
             at = html.find(OPEN, done)
-        parts.append(html[done:])
-        outline.append(html[done:])
+        text = html[done:]
+        texts.append(text)
+        parts.append(text)
+        outline.append(text)
         clean, skeleton, children = "".join(parts), "".join(outline), tuple(found)
     digest = hash(clean)
     alone = ""
@@ -364,6 +369,8 @@ def _piece(ident: str, html: str, *, nested: bool = False, cuts: Cuts | None = N
         return Piece(
             ident, clean, digest, digest if not children else hash(skeleton), children, alone
         )
+    # The shell: the HTML around the items, without the blank beside each.
+    shell = [texts[0].rstrip(), *(text.strip() for text in texts[1:-1]), texts[-1].lstrip()]
     return Piece(
         ident,
         clean,
@@ -373,14 +380,18 @@ def _piece(ident: str, html: str, *, nested: bool = False, cuts: Cuts | None = N
         alone,
         feed=named.group(1),
         length=int(feed.group(1)),
-        shell=hash(_ITEM.sub("", skeleton)),
+        shell=hash("".join(shell)),
     )
+
+
+def _ident(html: str) -> str:
+    """The id on the start tag ``html`` opens with; empty without one."""
+    named = _ID.search(html, 0, html.find(">"))
+    return named.group(1) if named else ""
 
 
 #: The start tag of a feed's element (``data-feed="<length>"``; its id is found in it).
 _FEED = re.compile(r'<[^<>]*\bdata-feed="(\d+)"[^<>]*>')
-#: A nested piece's place in a skeleton, with the blank around it.
-_ITEM = re.compile(r"\s*\x00[^\x00]*\x00\s*")
 
 
 class Shown:
