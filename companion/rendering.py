@@ -260,25 +260,28 @@ class Cuts:
         history). Where there is more than blank between a fragment's end and the
         next one (it would be the first one's), the part is cut whole, as
         :func:`cut` cuts it: the same frame either way."""
-        written: list[str] = []
+        written = list(chunks)
+        # Where the store's strings are, found in C (a loop over every chunk in
+        # Python cost what the cut saved): a piece is a ``SafeString``, what the
+        # template writes itself a ``str`` or a ``Markup``.
+        kinds = list(map(type, written))
         frame: list[Piece] = []
-        text: list[str] = []
-        chunks = iter(chunks)
-        for chunk in chunks:
-            written.append(chunk)
-            whole = self._whole(chunk) if type(chunk) is SafeString else None
-            if whole is None:
-                text.append(chunk)
-            elif self._text(text, frame):
-                frame += whole
-                text = []
-            else:
+        done = at = 0
+        while True:
+            try:
+                at = kinds.index(SafeString, at)
+            except ValueError:
                 break
-        else:
-            if self._text(text, frame) and frame:
-                return tuple(frame)
-        written += chunks  # what is left of a part cut whole
-        return cut("".join(written), self)
+            whole = self._whole(written[at])
+            if whole is not None:
+                if not self._text(written[done:at], frame):
+                    return cut("".join(written), self)
+                frame += whole
+                done = at + 1
+            at += 1
+        if not self._text(written[done:], frame) or not frame:
+            return cut("".join(written), self)  # cut whole: the same frame
+        return tuple(frame)
 
     def _whole(self, chunk: str) -> Frame | None:
         """The chunk's fragments, if it starts with one (a fragment's HTML, its
