@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
             # Five seated phones share one shared part (the session edits as a table).
             parts = (rendering.PERSONAL, rendering.SHARED) if index == 0 else (rendering.PERSONAL,)
             for part in parts:
-                rendering.cut_part(part, stored, seats, viewer, "en", tail, pieces, cuts)
+                cuts.chunks(rendering.render_part(part, stored, seats, viewer, "en", tail, pieces))
 
     profiler = cProfile.Profile() if args.profile else None
     wall, cpu = [], []

@@ -54,8 +54,8 @@ def main(argv: list[str] | None = None) -> int:
             return tuple(
                 piece
                 for part in (rendering.PERSONAL, rendering.SHARED)
-                for piece in rendering.cut(
-                    rendering.render_part(part, session, seats, viewer, "en", tail, store), cuts
+                for piece in cuts.chunks(
+                    rendering.render_part(part, session, seats, viewer, "en", tail, store)
                 )
             )
 

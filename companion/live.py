@@ -57,7 +57,7 @@ from django.utils import translation
 
 from companion import fragments
 from companion.models import Action, GameSession, Seat
-from companion.rendering import PERSONAL, SHARED, Cuts, Frame, cut_part, part_keys
+from companion.rendering import PERSONAL, SHARED, Cuts, Frame, cut, part_keys, render_part
 from companion.rows import Committed
 from companion.selectors import LogTail, Viewer, log_tail, viewer_for
 
@@ -498,16 +498,10 @@ class Table:
         """One part rendered for ``viewer`` and cut in fragments (with this table's
         store of pieces and of cuts, unless ``pieces`` is None: a snapshot that is
         not the table's latest keeps nothing)."""
-        return cut_part(
-            part,
-            snapshot.session,
-            snapshot.seats,
-            viewer,
-            language,
-            snapshot.tail,
-            pieces,
-            self.cuts if pieces is not None else None,
+        written = render_part(
+            part, snapshot.session, snapshot.seats, viewer, language, snapshot.tail, pieces
         )
+        return cut("".join(written)) if pieces is None else self.cuts.chunks(written)
 
     def offer(self, snapshot: Snapshot, rendered: dict[tuple, Frame]) -> None:
         """On the loop: the committing thread hands over a revision and its parts."""

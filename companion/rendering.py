@@ -18,7 +18,7 @@ revision, and drops it when the revision moves on or its last socket leaves.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -72,50 +72,22 @@ def render_part(
     language: str,
     tail: LogTail | None = None,
     pieces: Store | None = None,
-) -> str:
-    """One part of a viewer's frame (``PERSONAL`` or ``SHARED``), as live fragments.
-    ``pieces``: the live table's store of ``fragment()`` renders.
+) -> list[str]:
+    """One part of a viewer's frame (``PERSONAL`` or ``SHARED``), as live fragments,
+    in the chunks its template writes (joined, the part's HTML; cut by a live
+    table, :meth:`Cuts.chunks`). ``pieces``: the live table's store of
+    ``fragment()`` renders, whose strings are chunks of their own.
 
     The personal part is the seats section alone, rendered from its values: after
     most changes they are what they were, and a live table finds its HTML by them
-    (five phones, five seats sections, none rendered again)."""
+    (five phones, five seats sections, none rendered again): one chunk."""
     with using(pieces, language):
         if part == PERSONAL:
             values = seats_values(session, list(seats), viewer, oob=True)
-            return render_piece(SEATS_TEMPLATE, values)
-        return template(SHARED_TEMPLATE).render(_shared_values(session, seats, viewer, tail))
-
-
-def _shared_values(
-    session: GameSession, seats: Sequence[Seat], viewer: Viewer, tail: LogTail | None
-) -> dict:
-    values = table_context(session, viewer, seats=list(seats), tail=tail)
-    values.update(oob=True, csrf_token="")
-    return values
-
-
-def cut_part(
-    part: str,
-    session: GameSession,
-    seats: Sequence[Seat],
-    viewer: Viewer,
-    language: str,
-    tail: LogTail | None = None,
-    pieces: Store | None = None,
-    cuts: Cuts | None = None,
-) -> Frame:
-    """One part rendered (:func:`render_part`) and cut in fragments (:func:`cut`).
-    With a live table's ``pieces`` and ``cuts``, the shared part is cut as its
-    template writes it (:meth:`Cuts.chunks`): the pieces the store kept are found
-    by the object, never read again."""
-    if pieces is None or cuts is None:
-        return cut(render_part(part, session, seats, viewer, language, tail))
-    if part == PERSONAL:
-        html = render_part(part, session, seats, viewer, language, tail, pieces)
-        return cut(html, cuts, kept=True)
-    with using(pieces, language):
-        values = _shared_values(session, seats, viewer, tail)
-        return cuts.chunks(template(SHARED_TEMPLATE).template.generate(values))
+            return [render_piece(SEATS_TEMPLATE, values)]
+        values = table_context(session, viewer, seats=list(seats), tail=tail)
+        values.update(oob=True, csrf_token="")
+        return list(template(SHARED_TEMPLATE).template.generate(values))
 
 
 def render_frames(
@@ -128,7 +100,8 @@ def render_frames(
     """All live fragments for one viewer, rendered now (a POST reply)."""
     language = language or translation.get_language()
     seats = list(session.seats.all()) if seats is None else seats
-    return "".join(render_part(p, session, seats, viewer, language) for p in (PERSONAL, SHARED))
+    parts = (render_part(p, session, seats, viewer, language) for p in (PERSONAL, SHARED))
+    return "".join(chunk for part in parts for chunk in part)
 
 
 # ---------------------------------------------------------------- fragments
@@ -209,17 +182,14 @@ class Piece:
 Frame = tuple[Piece, ...]
 
 
-def cut(html: str, cuts: Cuts | None = None, *, kept: bool = False) -> Frame:
+def cut(html: str, cuts: Cuts | None = None) -> Frame:
     """A part or frame in fragments, each with its hash and its nested pieces: done
     once per part and revision by the live table, not once per socket; with the
     table's ``cuts``, a fragment whose HTML its last revision already cut is not
-    cut again (most of a table does not change). ``kept``: ``html`` is a piece the
-    table's store keeps (a phone's personal part), the same object for as long as
-    its values are the same, so it is found by that object without being read."""
+    cut again (most of a table does not change; a live table finds most of its
+    fragments by the object, :meth:`Cuts.chunks`)."""
     if cuts is None:
         return tuple(_piece(ident, piece) for ident, piece in fragments(html))
-    if kept:
-        return cuts.part(html)
     return tuple(cuts.piece(ident, piece) for ident, piece in fragments(html))
 
 
@@ -232,35 +202,26 @@ class Cuts:
     def __init__(self) -> None:
         self.previous: tuple[dict[str, Piece], dict[str, Piece]] = ({}, {})
         self.current: tuple[dict[str, Piece], dict[str, Piece]] = ({}, {})
-        # Whole parts kept by the store, by the object: (the HTML, its frame).
-        self.parts_previous: dict[int, tuple[str, Frame]] = {}
-        self.parts_current: dict[int, tuple[str, Frame]] = {}
+        # The store's strings cut as whole fragments, by the object: (the string,
+        # its fragments). The entry holds the object: its id is not another's.
+        self.wholes_previous: dict[int, tuple[str, Frame]] = {}
+        self.wholes_current: dict[int, tuple[str, Frame]] = {}
 
     def advance(self) -> None:
-        if self.current[0] or self.current[1] or self.parts_current:
-            self.previous, self.parts_previous = self.current, self.parts_current
-        self.current, self.parts_current = ({}, {}), {}
+        if self.current[0] or self.current[1] or self.wholes_current:
+            self.previous, self.wholes_previous = self.current, self.wholes_current
+        self.current, self.wholes_current = ({}, {}), {}
 
-    def part(self, html: str) -> Frame:
-        """A part the store keeps, cut once while it is the same object (the entry
-        holds the object, so its ``id`` is not another's meanwhile)."""
-        found = self.parts_current.get(id(html)) or self.parts_previous.get(id(html))
-        if found is None or found[0] is not html:
-            found = (html, tuple(self.piece(ident, piece) for ident, piece in fragments(html)))
-        self.parts_current[id(html)] = found
-        return found[1]
-
-    def chunks(self, chunks: Iterable[str]) -> Frame:
-        """A part cut as its template writes it, chunk by chunk (Jinja2's
-        ``generate``). A chunk that is a whole fragment (or several) the store keeps
-        (a ``fragment()`` at the top of the part: a player's board, the map; most of
-        a frame, and the same object after most taps) is cut once while it is the
-        same object, and found by it (:meth:`part`): neither searched nor hashed
-        again. Only the text between such chunks is searched (the status line, the
-        history). Where there is more than blank between a fragment's end and the
-        next one (it would be the first one's), the part is cut whole, as
-        :func:`cut` cuts it: the same frame either way."""
-        written = list(chunks)
+    def chunks(self, written: list[str]) -> Frame:
+        """A part cut as :func:`render_part` wrote it, in chunks. A chunk that is a
+        whole fragment (or several) the store keeps (a ``fragment()`` at the top of
+        the part: a player's board, the map, a phone's seats section; most of a
+        frame, and the same object after most taps) is cut once while it is the
+        same object, and found by it: neither searched nor hashed again. Only the
+        text between such chunks is searched (the status line, the history).
+        Where there is more than blank between a fragment's end and the next one
+        (it would be the first one's), the part is cut whole, as :func:`cut` cuts
+        it: the same frame either way."""
         # Where the store's strings are, found in C (a loop over every chunk in
         # Python cost what the cut saved): a piece is a ``SafeString``, what the
         # template writes itself a ``str`` or a ``Markup``.
@@ -286,7 +247,7 @@ class Cuts:
     def _whole(self, chunk: str) -> Frame | None:
         """The chunk's fragments, if it starts with one (a fragment's HTML, its
         first start tag out of band, after blank at most)."""
-        found = self.parts_current.get(id(chunk)) or self.parts_previous.get(id(chunk))
+        found = self.wholes_current.get(id(chunk)) or self.wholes_previous.get(id(chunk))
         if found is None or found[0] is not chunk:
             tag = chunk.find("<")
             if tag == -1 or chunk.find(_OOB, tag, chunk.find(">", tag)) == -1:
@@ -295,7 +256,7 @@ class Cuts:
             if not split:
                 return None
             found = (chunk, tuple(self.piece(ident, html) for ident, html in split))
-        self.parts_current[id(chunk)] = found
+        self.wholes_current[id(chunk)] = found
         return found[1]
 
     def _text(self, text: list[str], frame: list[Piece]) -> bool:

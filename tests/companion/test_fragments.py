@@ -8,7 +8,7 @@ from django.template import engines
 from django.utils import translation
 
 from companion import fragments
-from companion.rendering import PERSONAL, SHARED, Cuts, cut, cut_part, render_frames, render_part
+from companion.rendering import PERSONAL, SHARED, Cuts, cut, render_frames, render_part
 from companion.selectors import viewer_for
 from tests.conftest import next_key, shot
 from tests.support.pieces import rendered_pieces
@@ -123,7 +123,7 @@ def test_live_frames_with_and_without_the_store_are_the_same(make_session):
 
     def kept() -> str:
         return "".join(
-            render_part(part, session, seats, viewer, "en", pieces=store)
+            "".join(render_part(part, session, seats, viewer, "en", pieces=store))
             for part in (PERSONAL, SHARED)
         )
 
@@ -139,7 +139,7 @@ def test_live_frames_with_and_without_the_store_are_the_same(make_session):
     cuts = Cuts()
     for _ in range(2):
         live = [
-            cut_part(part, session, seats, viewer, "en", None, store, cuts)
+            cuts.chunks(render_part(part, session, seats, viewer, "en", None, store))
             for part in (PERSONAL, SHARED)
         ]
         assert [piece.html for frame in live for piece in frame] == sent

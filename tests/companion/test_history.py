@@ -54,7 +54,7 @@ def test_after_a_tap_only_the_new_entry_is_worded(make_session, monkeypatch):
         seats = list(session.seats.all())
         viewer = viewer_for(session, seats, "host")
         store.advance()
-        return render_part(SHARED, session, seats, viewer, "en", pieces=store)
+        return "".join(render_part(SHARED, session, seats, viewer, "en", pieces=store))
 
     live_render()
     assert len(worded) >= 3  # every entry, the first time (and the undo button)

@@ -187,7 +187,7 @@ def test_a_part_cut_as_its_template_writes_it_is_the_part_cut_whole(monkeypatch)
         '<section id="history" hx-swap-oob="true">h</section>',
     ]
     cuts = rendering.Cuts()
-    first = cuts.chunks(iter(chunks))
+    first = cuts.chunks(chunks)
     _same(first, rendering.cut("".join(chunks)))
     assert [p.ident for p in first] == ["status", "player-1", "map", "history"]
     assert first[1].nested[0].ident == "track-1"
@@ -197,7 +197,7 @@ def test_a_part_cut_as_its_template_writes_it_is_the_part_cut_whole(monkeypatch)
     split = rendering._split
     monkeypatch.setattr(rendering, "_split", lambda html: read.append(html) or split(html))
     chunks[1] = "8"
-    second = cuts.chunks(iter(chunks))
+    second = cuts.chunks(chunks)
     assert read and not any("player-1" in html for html in read)
     _same(second, rendering.cut("".join(chunks)))
     assert second[1] is first[1] and second[2] is first[2]
@@ -211,12 +211,12 @@ def test_text_after_a_kept_chunk_is_its_fragment_s_as_in_the_part_cut_whole():
         "<p>2</p>\n",
         '<div id="b" hx-swap-oob="true">3</div>',
     ]
-    frame = rendering.Cuts().chunks(iter(chunks))
+    frame = rendering.Cuts().chunks(chunks)
     _same(frame, rendering.cut("".join(chunks)))
     assert frame[0].html == '<div id="a" hx-swap-oob="true">1</div><p>2</p>'
     # Text before the first fragment: not a frame of fragments, one piece, sent whole.
     chunks.insert(0, "stray")
-    (whole,) = rendering.Cuts().chunks(iter(chunks))
+    (whole,) = rendering.Cuts().chunks(chunks)
     assert whole.ident == "" and whole.html == "".join(chunks)
 
 
@@ -305,7 +305,7 @@ def _live_frame(session, token: str, store) -> rendering.Frame:
         piece
         for part in (rendering.PERSONAL, rendering.SHARED)
         for piece in rendering.cut(
-            rendering.render_part(part, session, seats, viewer, "en", pieces=store)
+            "".join(rendering.render_part(part, session, seats, viewer, "en", pieces=store))
         )
     )
 
@@ -469,16 +469,16 @@ def test_a_nested_piece_is_found_by_the_length_its_marker_gives():
 def test_a_phones_part_kept_by_the_store_is_cut_once_while_it_is_the_same(monkeypatch):
     cuts = rendering.Cuts()
     part = SafeString('<section id="seats" hx-swap-oob="true"><p>Anna</p></section>')
-    first = rendering.cut(part, cuts, kept=True)
+    first = cuts.chunks([part])
     read: list[str] = []
-    monkeypatch.setattr(rendering, "fragments", lambda html: read.append(html) or ())
+    monkeypatch.setattr(rendering, "_split", lambda html: read.append(html) or ())
     cuts.advance()
-    assert rendering.cut(part, cuts, kept=True) is first  # not read again
+    assert cuts.chunks([part]) == first  # not read again
     assert read == []
     monkeypatch.undo()
     other = SafeString(str(part))  # the same HTML, another object: read again
     assert other is not part
-    assert rendering.cut(other, cuts, kept=True) == first
+    assert cuts.chunks([other]) == first
 
 
 def test_a_new_entry_of_a_feed_is_sent_alone_to_go_at_the_top():
@@ -642,7 +642,7 @@ def test_a_hostile_seat_name_is_escaped_in_every_live_frame_kept_pieces_or_fresh
             piece.ident: piece.html
             for part in (rendering.PERSONAL, rendering.SHARED)
             for piece in rendering.cut(
-                rendering.render_part(part, session, seats, viewer, language, pieces=store)
+                "".join(rendering.render_part(part, session, seats, viewer, language, pieces=store))
             )
         }
 
