@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import pickle
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from typing import Any
@@ -183,6 +183,60 @@ setting_changed.connect(_setting_changed, dispatch_uid="segnalino-fragments-sett
 #: that pickle, without pickle's call of the object's reducer and look-up of the
 #: function that would rebuild it (four fifths of such a key's cost).
 PICKLED_ONCE: set[type] = set()
+
+
+class Derived:
+    """A piece's values as a function works them out from its inputs, and only when
+    a template first reads them (``p.seat_name``, ``p["gear"]``): in a piece's key
+    (:func:`key_of`) they are the function and its inputs, not what it makes of them.
+
+    For what a presenter makes of a part of the table that seldom changes (one
+    player's board, from that player's part of the state): after a tap the four
+    unchanged boards are found in the store by their inputs, cheaply pickled plain
+    data, and their values are neither made nor pickled. The function is handed the
+    inputs and nothing else, so it cannot read what is not in the key; it must be a
+    module-level function (pickled by its name), return a dict and depend on nothing
+    but its inputs, the active language (in every key) and constants of the code.
+    The inputs are not changed once handed over."""
+
+    __slots__ = ("_inputs", "_make", "_values")
+
+    def __init__(self, make: Callable[..., dict[str, Any]], *inputs: Any) -> None:
+        self._make = make
+        self._inputs = inputs
+        self._values: dict[str, Any] | None = None
+
+    def _built(self) -> dict[str, Any]:
+        """What the function makes of the inputs, made once. (The object's own
+        names all start with ``_``: any other is one of the values.)"""
+        found = self._values
+        if found is None:
+            found = self._values = self._make(*self._inputs)
+        return found
+
+    def __getitem__(self, name: str) -> Any:
+        return self._built()[name]
+
+    def __getattr__(self, name: str) -> Any:
+        # Only for names that are not the object's own: a template's ``p.name``.
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self._built()[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # In a key: the function (by its name) and its inputs. (Unpickled, the same.)
+        return (Derived, (self._make, *self._inputs))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Derived):
+            return NotImplemented
+        return self._make is other._make and self._inputs == other._inputs
+
+    def __repr__(self) -> str:
+        return f"Derived({self._make.__qualname__}, {len(self._inputs)} inputs)"
 
 
 def key_of(template_name: str, values: dict[str, Any], language: str) -> Key:

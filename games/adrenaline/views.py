@@ -16,6 +16,7 @@ from django.views.decorators.http import require_safe
 
 from companion import services
 from companion.errors import ServiceError, error_text
+from companion.fragments import Derived
 from companion.paths import url_of
 from games.adrenaline import map_view, rules
 from games.adrenaline.arena import BOARD_IDS, Square, load_board
@@ -335,60 +336,25 @@ class AdrenalinePresenter:
     ) -> dict[str, Any]:
         cards = weapon_cards()
         names = {seat.index: seat.name for seat in seats}
-        language = get_language()
-        kinds = _powerup_kinds(language)
-        colours = tuple((c, _stepper_labels(c, language)[0]) for c in COLOURS)
+        # Each board from its player's part of the state, its seat's name and what
+        # this phone may do with it (a Derived: an unchanged board is found in the
+        # live table's store by these, and its values are not made again).
         players = []
+        seat_names: dict[str, str] = {}
         for index, player in enumerate(view["players"]):
-            editable = can_edit and (session.edit_policy != "own" or viewer.seat == index)
-            current = view["current"] == index and not view["over"]
             who = CHARACTERS[player["character"]]
-            # The gear panel's own values (a fragment keyed by them), and those of
-            # each of its parts (pieces keyed by theirs: paying a cube re-renders
-            # the cubes, not the weapons). Only there: the board's key holds them
-            # once.
-            own = {"character": who, "editable": editable}
-            weapons = [
-                {"slug": w["slug"], "name": weapon_name(w["slug"], cards), "loaded": w["loaded"]}
-                for w in player["weapons"]
-            ]
+            seat_name = names.get(index) or who.name
+            seat_names[who.slug] = seat_name
             players.append(
-                {
-                    "seat": index,
-                    "seat_name": names.get(index) or who.name,
-                    "character": who,
-                    "slots": _slots(tuple(player["damage"])),
-                    "damage_count": len(player["damage"]),
-                    "marks": [
-                        {"by": CHARACTERS[by], "count": count}
-                        for by, count in player["marks"].items()
-                    ],
-                    "skulls": player["skulls"],
-                    "frenzy": player["frenzy"],
-                    "values": rules.board_values(player),
-                    "level": rules.adrenaline_level(player),
-                    "dead": rules.is_dead(player),
-                    "points": player["points"],
-                    "current": current,
-                    "editable": editable,
-                    "gear": {
-                        "character": who,
-                        "cubes": {c: player["ammo"][c] for c in COLOURS},
-                        "ammo_values": {
-                            **own,
-                            "ammo": [
-                                _cube_stepper(c, player["ammo"][c], language) for c in COLOURS
-                            ],
-                        },
-                        "powerup_values": {
-                            **own,
-                            "powerups": _hand(player),
-                            "powerup_kinds": kinds,
-                            "colours": colours,
-                        },
-                        "weapon_values": {**own, "weapons": weapons},
-                    },
-                }
+                Derived(
+                    player_values,
+                    index,
+                    player,
+                    seat_name,
+                    can_edit and (session.edit_policy != "own" or viewer.seat == index),
+                    view["current"] == index and not view["over"],
+                    tuple(weapon_name(w["slug"], cards) for w in player["weapons"]),
+                )
             )
         current = view["players"][view["current"]]["character"]
         can_end_turn = (
@@ -409,7 +375,7 @@ class AdrenalinePresenter:
             else None,
             "over": view["over"],
             "can_end_turn": can_end_turn,
-            "tagbacks": _tagback_offers(last_events, view, players),
+            "tagbacks": _tagback_offers(last_events, view, seat_names),
         }
         shot = None
         if can_end_turn:
@@ -425,8 +391,8 @@ class AdrenalinePresenter:
             "map": _worded_map(
                 map_view.map_context(
                     view,
-                    {p["character"].slug: p["seat_name"] for p in players},
-                    {p["character"].slug: p["character"].colour for p in players},
+                    seat_names,
+                    {slug: CHARACTERS[slug].colour for slug in seat_names},
                 )
             ),
         }
@@ -683,6 +649,61 @@ class AdrenalinePresenter:
 _PICKUP_OPTIONS: dict[tuple[str, tuple[str, ...]], tuple[list[Card], str]] = {}
 
 
+def player_values(
+    seat: int,
+    player: dict[str, Any],
+    seat_name: str,
+    editable: bool,
+    current: bool,
+    weapon_names: tuple[str, ...],
+) -> dict[str, Any]:
+    """One player's board (``adrenaline/player.html``) from that player's part of the
+    state, the seat's name, whether this phone may edit the board, whether it is
+    the player's turn and the names of the weapons they hold (read from the catalog
+    by the presenter: a renamed weapon is another input)."""
+    language = get_language()
+    who = CHARACTERS[player["character"]]
+    # The gear panel's own values (a fragment keyed by them), and those of each of
+    # its parts (pieces keyed by theirs: paying a cube re-renders the cubes, not
+    # the weapons). Only there: the board's key holds them once.
+    own = {"character": who, "editable": editable}
+    weapons = [
+        {"slug": w["slug"], "name": name, "loaded": w["loaded"]}
+        for w, name in zip(player["weapons"], weapon_names, strict=True)
+    ]
+    return {
+        "seat": seat,
+        "seat_name": seat_name,
+        "character": who,
+        "slots": _slots(tuple(player["damage"])),
+        "damage_count": len(player["damage"]),
+        "marks": [{"by": CHARACTERS[by], "count": count} for by, count in player["marks"].items()],
+        "skulls": player["skulls"],
+        "frenzy": player["frenzy"],
+        "values": rules.board_values(player),
+        "level": rules.adrenaline_level(player),
+        "dead": rules.is_dead(player),
+        "points": player["points"],
+        "current": current,
+        "editable": editable,
+        "gear": {
+            "character": who,
+            "cubes": {c: player["ammo"][c] for c in COLOURS},
+            "ammo_values": {
+                **own,
+                "ammo": [_cube_stepper(c, player["ammo"][c], language) for c in COLOURS],
+            },
+            "powerup_values": {
+                **own,
+                "powerups": _hand(player),
+                "powerup_kinds": _powerup_kinds(language),
+                "colours": tuple((c, _stepper_labels(c, language)[0]) for c in COLOURS),
+            },
+            "weapon_values": {**own, "weapons": weapons},
+        },
+    }
+
+
 def _pickup_options(view: dict[str, Any]) -> str:
     """The <option>s of weapons nobody holds, built once for every board (and kept
     per language and set of held weapons, while the catalog stays the same). Each
@@ -741,31 +762,30 @@ def _killshot(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _tagback_offers(
-    last_events: list[dict], view: dict[str, Any], players: list[dict]
+    last_events: list[dict], view: dict[str, Any], seat_names: dict[str, str]
 ) -> list[dict]:
     """After a shot: each damaged player holding a Tagback Grenade (or a power-up of
-    no known kind) who can see the shooter may throw it."""
+    no known kind) who can see the shooter may throw it. ``seat_names``: each
+    character's player, as the boards name them."""
     if view["over"]:
         return []
-    by_char = {p["character"].slug: p for p in players}
+    hands = {p["character"]: p["powerups"] for p in view["players"]}
     offers = []
     for event in last_events:
         if event.get("type") == "damage" and event.get("damage", 0) > 0:
-            victim = by_char.get(event["target"])
-            if victim is None:
+            victim, shooter = event["target"], event["shooter"]
+            if victim not in hands or shooter not in seat_names:
                 continue
-            hand = victim["gear"]["powerup_values"]["powerups"]
-            if any(kind in ("tagback", None) for kind, *_ in hand):
-                if _sees(view, event["target"], event["shooter"]):
+            if any(card["kind"] in ("tagback", None) for card in hands[victim]):
+                if _sees(view, victim, shooter):
                     # Who throws at whom, and the two players' names as the boards
                     # name them: the turn bar's key holds these, not two boards.
-                    shooter = by_char[event["shooter"]]
                     offers.append(
                         {
-                            "from": victim["character"],
-                            "to": shooter["character"],
-                            "from_name": victim["seat_name"],
-                            "to_name": shooter["seat_name"],
+                            "from": CHARACTERS[victim],
+                            "to": CHARACTERS[shooter],
+                            "from_name": seat_names[victim],
+                            "to_name": seat_names[shooter],
                         }
                     )
     return offers

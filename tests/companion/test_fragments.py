@@ -237,3 +237,60 @@ def test_a_template_edited_under_the_development_server_is_rendered_as_edited(se
     assert fragments.render("edited.html", {"n": 1}) == "<p>1 before</p>"  # found once
     file_changed.send(sender=None, file_path=Path(piece))
     assert fragments.render("edited.html", {"n": 1}) == "<p>1 after</p>"
+
+
+def _board_of(name: str, damage: list[str]) -> dict:
+    """A Derived's function: plain values from its inputs alone."""
+    _board_of.made.append(name)  # type: ignore[attr-defined]
+    return {"name": name, "damage": len(damage)}
+
+
+_board_of.made = []  # type: ignore[attr-defined]
+
+
+def _other_board_of(name: str, damage: list[str]) -> dict:
+    return {"name": name.upper(), "damage": -len(damage)}
+
+
+def test_a_derived_piece_is_kept_by_its_inputs_and_its_values_made_only_to_render_it(
+    settings, tmp_path, monkeypatch
+):
+    """A board's values worked out from the player's state (``Derived``): while the
+    state is the same the store has the board, and the values are not even made;
+    a changed input makes and renders them again, and so does another function
+    of the same inputs (the function is in the key)."""
+    pieces_in(settings, tmp_path, board_html="<b>{{ p.name }}: {{ p['damage'] }}</b>")
+    renders = rendered_pieces(monkeypatch)
+    _board_of.made.clear()  # type: ignore[attr-defined]
+    store = fragments.Store()
+    with fragments.using(store, "en"):
+        first = fragments.render("board.html", {"p": fragments.Derived(_board_of, "Dozer", ["a"])})
+        for _ in range(3):  # taps that leave Dozer's state as it was
+            store.advance()
+            again = fragments.render(
+                "board.html", {"p": fragments.Derived(_board_of, "Dozer", ["a"])}
+            )
+        store.advance()
+        hit = fragments.render(
+            "board.html", {"p": fragments.Derived(_board_of, "Dozer", ["a", "b"])}
+        )
+        other = fragments.render(
+            "board.html", {"p": fragments.Derived(_other_board_of, "Dozer", ["a", "b"])}
+        )
+    assert first == again == "<b>Dozer: 1</b>" and hit == "<b>Dozer: 2</b>"
+    assert other == "<b>DOZER: -2</b>"
+    assert _board_of.made == ["Dozer", "Dozer"]  # type: ignore[attr-defined]
+    assert renders == ["board.html", "board.html", "board.html"]
+
+
+def test_a_derived_shows_only_its_values_and_pickles_as_its_function_and_inputs():
+    import pickle
+
+    board = fragments.Derived(_board_of, "Dozer", ["a"])
+    assert pickle.loads(pickle.dumps(board)) == board
+    assert pickle.dumps(board) != pickle.dumps(fragments.Derived(_board_of, "Dozer", ["b"]))
+    with pytest.raises(AttributeError):
+        board.missing  # noqa: B018 (a name the values do not have)
+    with pytest.raises(AttributeError):
+        board._secret  # noqa: B018 (the object's own names are never the values')
+    assert board.name == board["name"] == "Dozer"

@@ -332,6 +332,35 @@ def test_after_a_hit_a_phone_is_sent_the_damage_track_not_the_whole_board(make_s
     assert 'data-damage="2"' in _frame(session, tokens[1])
 
 
+def test_after_a_hit_only_the_hit_players_board_is_worked_out_again(make_session, monkeypatch):
+    """A live table finds an unchanged board by its player's state: after a hit on
+    Dozer, only Dozer's board values are made (the other four come from the store,
+    their values never made), and the phone still gets exactly what a page shows."""
+    from companion.fragments import Store
+    from games.adrenaline import views
+
+    made: list[str] = []
+    hand = views._hand
+
+    def counted(player: dict) -> tuple:
+        made.append(player["character"])
+        return hand(player)
+
+    monkeypatch.setattr(views, "_hand", counted)  # called once per board made
+    session = make_session()
+    tokens = _sit_everyone(session)
+    store, shown = Store(), rendering.Shown()
+    shown.everything(_live_frame(session, tokens[1], store))
+    everyone = [player["character"] for player in session.state["players"]]
+    assert sorted(made) == sorted(everyone) and "dozer" in everyone  # the first frame: all
+    made.clear()
+    services.submit_action(session, shot("dstructor", "dozer", 2), token="host", key=next_key())
+    store.advance()
+    update = shown.changes(_live_frame(session, tokens[1], store))
+    assert made == ["dozer"]
+    assert 'data-damage="2"' in dict(rendering.fragments(update))["core-dozer"]
+
+
 def test_when_the_board_around_a_piece_changes_the_whole_board_is_sent(make_session):
     from companion.fragments import Store
 
