@@ -10,6 +10,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext
 
 from companion import fragments
@@ -28,11 +29,14 @@ class Wording:
     names. One per render, shared by the history's entries and the undo button; in
     an entry's key (``pickle``) it is its contents pickled once, not once per entry."""
 
-    __slots__ = ("_pickled", "game", "names", "seen")
+    __slots__ = ("_pickled", "_said", "game", "names", "seen")
 
     def __init__(self, game: str, seen: dict[str, Any], names: dict[int, str]) -> None:
         self.game, self.seen, self.names = game, seen, names
         self._pickled: bytes | None = None
+        # The sentences worded so far, by language and the events as pickled (the
+        # undo button names the newest action, whose entry the history words too).
+        self._said: dict[tuple[str, bytes], tuple[str, ...]] = {}
 
     @classmethod
     def of(cls, session: GameSession, seats: Sequence[Seat]) -> Wording:
@@ -50,6 +54,15 @@ class Wording:
         """An action's sentences as one line: what the undo button names, and what a
         tap that repeats it is told it repeats."""
         return " ".join(self.lines(events))
+
+    def lines_of(self, events: bytes) -> tuple[str, ...]:
+        """:meth:`lines` of events as :func:`events_pickled` holds them, worded once
+        in each language."""
+        key = (translation.get_language(), events)
+        found = self._said.get(key)
+        if found is None:
+            found = self._said[key] = self.lines(pickle.loads(events))
+        return found
 
     def pickled(self) -> bytes:
         """Its contents pickled (once): two wordings with the same bytes word every
@@ -85,7 +98,7 @@ class HistoryEntry:
 
     @property
     def lines(self) -> tuple[str, ...]:
-        return self.wording.lines(pickle.loads(self.events))
+        return self.wording.lines_of(self.events)
 
     def pickled(self) -> bytes:
         """Its fields in order, pickled once an entry: the history's fifteen
@@ -373,7 +386,9 @@ def table_context(
         history=history(session, seats, undone, rows=recent, wording=wording),
         history_limit=HISTORY_LENGTH,
         undo_version=last.version if last and undo_allowed else None,
-        undo_label=wording.sentence(last.events) if last and undo_allowed else "",
+        undo_label=" ".join(wording.lines_of(events_pickled(last)))
+        if last and undo_allowed
+        else "",
         game=presenter.context(
             session, view, board_viewer, seats, can_edit, last.events if last else []
         ),

@@ -379,7 +379,7 @@ class AdrenalinePresenter:
         }
         shot = None
         if can_end_turn:
-            shot = shot_context(view, names, QueryDict())
+            shot = shot_context(view, names, _no_params())
         return {
             **turnbar,
             "turnbar": turnbar,
@@ -867,6 +867,13 @@ def prefill(
 #: Damage a target row of the helper offers at least (a Targeting Scope on top of
 #: the heaviest single hits makes 4); the pre-fill may ask for more.
 DAMAGE_CHOICES = 4
+
+
+@functools.cache
+def _no_params() -> QueryDict:
+    """The shot helper's query when nothing is chosen in it: empty and immutable,
+    made once (making one reads the settings, at every tap)."""
+    return QueryDict()
 
 
 def shot_context(state: dict[str, Any], names: dict[int, str], params: QueryDict) -> dict[str, Any]:
