@@ -96,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
 
     profiler = cProfile.Profile() if args.profile else None
     wall, cpu = [], []
-    with translation.override("en"):
+    # One language, the table's store in use throughout (as ``live._in_turn`` does).
+    with translation.override("en"), fragments.using(pieces, "en"):
         if profiler:
             profiler.enable()
         for stored, seats, tail in snapshots[: args.renders]:

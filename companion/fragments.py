@@ -127,6 +127,14 @@ def using(store: Store | None, language: str) -> Iterator[None]:
             _STORE.reset(token)
 
 
+def in_use(store: Store, language: str) -> bool:
+    """Whether parts are being rendered in ``language`` with ``store`` already (a
+    live table renders its parts one language at a time, inside one :func:`using`:
+    a part does not enter it again)."""
+    found = _STORE.get()
+    return found is not None and found[0] is store and found[1] == language
+
+
 def _speaking(language: str) -> AbstractContextManager[object]:
     """Django's ``override``, unless ``language`` is already the active one: a live
     table renders its parts one language at a time (``live.Table``), and switching

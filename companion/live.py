@@ -325,15 +325,18 @@ def _rendered(
 
 
 def _in_turn(
-    jobs: Sequence[tuple[str, Viewer, str]], render: Callable[[tuple[str, Viewer, str]], Frame]
+    jobs: Sequence[tuple[str, Viewer, str]],
+    render: Callable[[tuple[str, Viewer, str]], Frame],
+    pieces: fragments.Store | None,
 ) -> list[Frame]:
     """``render`` of each (part, viewer, language) job, in their order, done one
-    language at a time with that language active throughout (each part's
-    ``fragments.using`` then finds it in force: no switch, and back, per part)."""
+    language at a time with that language active throughout, and with the table's
+    ``pieces`` in use (``fragments.using``, entered once a language, not by each
+    part: no switch, and back, per part)."""
     done: dict[int, Frame] = {}
     order = sorted(range(len(jobs)), key=lambda n: jobs[n][2])
     for language, group in itertools.groupby(order, key=lambda n: jobs[n][2]):
-        with translation.override(language):
+        with translation.override(language), fragments.using(pieces, language):
             for n in group:
                 done[n] = render(jobs[n])
     return [done[n] for n in range(len(jobs))]
@@ -484,6 +487,7 @@ class Table:
         found = _in_turn(
             [(part, viewer, language) for (part, _key), (viewer, language) in jobs.items()],
             lambda job: self._cut(snapshot, *job, self.fragments),
+            self.fragments,
         )
         return dict(zip(jobs, found, strict=True))
 
@@ -641,6 +645,7 @@ class Table:
             return _in_turn(
                 [job for job, _future in missing],
                 lambda job: self._cut(snapshot, *job, pieces),
+                pieces,
             )
 
         try:

@@ -25,7 +25,7 @@ from functools import cached_property
 from django.utils import translation
 from django.utils.safestring import SafeString
 
-from companion.fragments import CLOSE, OPEN, Store, template, using
+from companion.fragments import CLOSE, OPEN, Store, in_use, template, using
 from companion.fragments import render as render_piece
 from companion.models import GameSession, Seat
 from companion.selectors import (
@@ -80,14 +80,25 @@ def render_part(
 
     The personal part is the seats section alone, rendered from its values: after
     most changes they are what they were, and a live table finds its HTML by them
-    (five phones, five seats sections, none rendered again): one chunk."""
+    (five phones, five seats sections, none rendered again): one chunk.
+
+    A live table renders its parts inside :func:`fragments.using` already (one per
+    language a revision, ``live._in_turn``): a part does not enter it again."""
+    if pieces is not None and in_use(pieces, language):
+        return _written(part, session, seats, viewer, tail)
     with using(pieces, language):
-        if part == PERSONAL:
-            values = seats_values(session, list(seats), viewer, oob=True)
-            return [render_piece(SEATS_TEMPLATE, values)]
-        values = table_context(session, viewer, seats=list(seats), tail=tail)
-        values.update(oob=True, csrf_token="")
-        return list(template(SHARED_TEMPLATE).template.generate(values))
+        return _written(part, session, seats, viewer, tail)
+
+
+def _written(
+    part: str, session: GameSession, seats: Sequence[Seat], viewer: Viewer, tail: LogTail | None
+) -> list[str]:
+    if part == PERSONAL:
+        values = seats_values(session, list(seats), viewer, oob=True)
+        return [render_piece(SEATS_TEMPLATE, values)]
+    values = table_context(session, viewer, seats=list(seats), tail=tail)
+    values.update(oob=True, csrf_token="")
+    return list(template(SHARED_TEMPLATE).template.generate(values))
 
 
 def render_frames(

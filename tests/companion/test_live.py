@@ -702,18 +702,22 @@ async def test_announcements_go_on_after_redis_drops_the_connection_and_a_refusa
 def test_a_tables_parts_are_rendered_a_language_at_a_time_and_handed_back_in_order():
     from django.utils import translation
 
+    from companion import fragments
     from companion.live import _in_turn
 
     jobs = [("shared", None, "it"), ("personal", None, "en"), ("personal", None, "it")]
     seen: list[tuple[str, str]] = []
+    store = fragments.Store()
 
     def render(job):
         seen.append((job[2], translation.get_language()))
+        assert fragments.in_use(store, job[2])  # the store, in the part's language
         return (job[0], translation.gettext("What happened"))
 
     with translation.override("en"):
-        found = _in_turn(jobs, render)
+        found = _in_turn(jobs, render, store)
         assert translation.get_language() == "en"  # as it was
+    assert not fragments.in_use(store, "en")
     assert all(asked == active for asked, active in seen)  # each in its own language
     assert [asked for asked, _active in seen] == ["en", "it", "it"]  # one switch each
     assert found == [
