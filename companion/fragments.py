@@ -33,6 +33,7 @@ from django.utils.autoreload import file_changed
 from django.utils.safestring import SafeString
 from django.utils.translation import trans_real
 
+from companion import paths
 from config.jinja import CATALOG
 
 #: A piece's key: its template, language and values, as one ``bytes`` (not a tuple:
@@ -120,9 +121,11 @@ def using(store: Store | None, language: str) -> Iterator[None]:
         token = _STORE.set((store, language) if store is not None else None)
         # The part's messages straight from its language's catalog (config.jinja).
         said = CATALOG.set(trans_real.translation(language))
+        urls = paths.IN_FORCE.set(paths.in_force())
         try:
             yield
         finally:
+            paths.IN_FORCE.reset(urls)
             CATALOG.reset(said)
             _STORE.reset(token)
 

@@ -294,3 +294,25 @@ def test_a_derived_shows_only_its_values_and_pickles_as_its_function_and_inputs(
     with pytest.raises(AttributeError):
         board._secret  # noqa: B018 (the object's own names are never the values')
     assert board.name == board["name"] == "Dozer"
+
+
+def test_a_live_parts_urls_follow_the_script_prefix_in_force_as_it_starts(make_session):
+    """Behind a proxy that serves the app under a path, every URL a live part
+    writes carries it: the prefix in force when the part starts (read once there),
+    and the next part reads it again."""
+    from django.urls import get_script_prefix, set_script_prefix
+
+    session = make_session()
+    seats = list(session.seats.all())
+    viewer = viewer_for(session, seats, "host")
+    before = get_script_prefix()
+    try:
+        for prefix in ("/table/", "/"):
+            set_script_prefix(prefix)
+            store = fragments.Store()
+            with fragments.using(store, "en"):  # as a live table renders its parts
+                html = "".join(render_part(SHARED, session, seats, viewer, "en", pieces=store))
+            assert f'hx-post="{prefix}s/{session.code}/act"' in html
+            assert html.count("/table/s/") == (html.count("/s/") if prefix == "/table/" else 0)
+    finally:
+        set_script_prefix(before)
