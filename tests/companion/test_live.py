@@ -99,6 +99,34 @@ async def test_each_phone_gets_one_frame_per_change(make_session):
         await ws.disconnect()
 
 
+async def test_a_socket_that_cannot_send_a_change_does_not_keep_it_from_the_others(
+    make_session, monkeypatch, caplog
+):
+    """A table's sockets send a change one after the other: the first failing (its
+    refresh raising) leaves the others to send it, and says so in the log."""
+    session = await new_session(make_session)
+    phones = [await _connected(session, f"phone-{i}") for i in range(3)]
+    (table,) = live._TABLES[session.pk].values()
+    first = next(iter(table.sockets))
+    real = type(first).refresh
+
+    async def refresh(self, revision=0, **kwargs):
+        if self is first:
+            raise RuntimeError("this phone's frame failed")
+        return await real(self, revision, **kwargs)
+
+    monkeypatch.setattr(type(first), "refresh", refresh)
+    with caplog.at_level(logging.ERROR, logger="companion.live"):
+        await sync_to_async(services.submit_action)(
+            session, shot("dstructor", "dozer"), token="host", key=next_key()
+        )
+        got = [await ws.receive_nothing(timeout=1) or None for ws in phones]
+    assert got.count(None) == 2  # two phones were sent the change (and not nothing)
+    assert "could not send revision 1" in caplog.text
+    for ws in phones:
+        await ws.disconnect()
+
+
 async def test_a_renamed_seat_reaches_the_phones(make_session):
     session = await new_session(make_session)
     ws = await _connected(session, "phone-b")
