@@ -668,8 +668,9 @@ class Table:
 
 
 async def _refresh_each(sockets: Sequence[Socket], revision: int) -> None:
-    """Each socket sends ``revision``, one after the other, in one task (a task a
-    socket was a tenth of what the loop does for a tap). A socket's send does not
+    """Each socket sends ``revision``, one after the other, in one task (not a task
+    each: its making, its scheduling and the bookkeeping of its end, five times a
+    tap at a table of five). A socket's send does not
     wait for the phone (the server writes the frame out and goes on), and every
     socket waits for the same renders (``_render`` asks for all of them at once),
     so none waits behind another for long; one that fails does not keep the others
