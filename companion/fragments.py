@@ -241,11 +241,6 @@ class Derived:
         # In a key: the function (by its name) and its inputs. (Unpickled, the same.)
         return (Derived, (self._make, *self._inputs))
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Derived):
-            return NotImplemented
-        return self._make is other._make and self._inputs == other._inputs
-
     def __repr__(self) -> str:
         return f"Derived({self._make.__qualname__}, {len(self._inputs)} inputs)"
 

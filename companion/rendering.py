@@ -302,11 +302,10 @@ def _piece(ident: str, html: str, *, nested: bool = False, cuts: Cuts | None = N
     id is read: most are)."""
     at = html.find(OPEN)
     children: tuple[Piece, ...] = ()
+    parts: list[str] = []  # the HTML around the nested pieces and theirs, in turn
     if at == -1:
         clean = skeleton = html
     else:
-        texts: list[str] = []  # the HTML around the nested pieces
-        parts: list[str] = []
         outline: list[str] = []
         found: list[Piece] = []
         done = 0
@@ -322,14 +321,12 @@ def _piece(ident: str, html: str, *, nested: bool = False, cuts: Cuts | None = N
             else:
                 child = cuts.piece(None, body, nested=True)
             text = html[done:at]
-            texts.append(text)
             parts += (text, child.html)
             outline += (text, f"\x00{child.ident}\x00")
             found.append(child)
             done = end + len(CLOSE)
             at = html.find(OPEN, done)
         text = html[done:]
-        texts.append(text)
         parts.append(text)
         outline.append(text)
         clean, skeleton, children = "".join(parts), "".join(outline), tuple(found)
@@ -345,6 +342,7 @@ def _piece(ident: str, html: str, *, nested: bool = False, cuts: Cuts | None = N
             ident, clean, digest, digest if not children else hash(skeleton), children, alone
         )
     # The shell: the HTML around the items, without the blank beside each.
+    texts = parts[::2]
     shell = [texts[0].rstrip(), *(text.strip() for text in texts[1:-1]), texts[-1].lstrip()]
     return Piece(
         ident,

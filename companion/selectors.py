@@ -50,10 +50,11 @@ class Wording:
         found = (describe(presenter, event, self.seen, self.names) for event in events)
         return tuple(line for line in found if line)
 
-    def sentence(self, events: Iterable[dict[str, Any]]) -> str:
-        """An action's sentences as one line: what the undo button names, and what a
-        tap that repeats it is told it repeats."""
-        return " ".join(self.lines(events))
+    def sentence(self, events: bytes) -> str:
+        """An action's sentences (its events as :func:`events_pickled` holds them) as
+        one line: what the undo button names, and what a tap that repeats it is told
+        it repeats."""
+        return " ".join(self.lines_of(events))
 
     def lines_of(self, events: bytes) -> tuple[str, ...]:
         """:meth:`lines` of events as :func:`events_pickled` holds them, worded once
@@ -386,9 +387,7 @@ def table_context(
         history=history(session, seats, undone, rows=recent, wording=wording),
         history_limit=HISTORY_LENGTH,
         undo_version=last.version if last and undo_allowed else None,
-        undo_label=" ".join(wording.lines_of(events_pickled(last)))
-        if last and undo_allowed
-        else "",
+        undo_label=wording.sentence(events_pickled(last)) if last and undo_allowed else "",
         game=presenter.context(
             session, view, board_viewer, seats, can_edit, last.events if last else []
         ),

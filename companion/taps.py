@@ -19,7 +19,7 @@ from companion import codes, services
 from companion.errors import BadRequest, ServiceError, error_text, status_for
 from companion.models import GameSession
 from companion.payload import RESERVED, form_to_payload
-from companion.selectors import Wording
+from companion.selectors import Wording, events_pickled
 from companion.services import Applied, RepeatSuspected
 from games.engine import EngineError
 from games.views import presenter_for
@@ -101,7 +101,7 @@ def _what(error: RepeatSuspected, game: str | None) -> str:
         return ""
     row = error.earlier
     seen = presenter_for(game).history_state(row.session.state)
-    return Wording(game, seen, error.names).sentence(row.events)
+    return Wording(game, seen, error.names).sentence(events_pickled(row))
 
 
 def game_of(code: str) -> str | None:
