@@ -42,6 +42,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import seated_table, setup_django_in_process
 from profile_action import CHARACTERS, action_fields, phone_client
 
+SHOTS = 8 * (len(CHARACTERS) - 1)  # action_fields' shots: eight a target
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -50,11 +52,21 @@ def main(argv: list[str] | None = None) -> int:
         "--revisions", type=int, default=60, help="revisions made first (≥ --renders)"
     )
     parser.add_argument("--warmup", type=int, default=20, help="taps before those")
+    parser.add_argument(
+        "--taps",
+        choices=["cubes", "shots"],
+        default="cubes",
+        help="what the timed revisions are: cube adjustments (a few hits first, in the "
+        "warm-up) or shots, a damage each (the table's first 32 taps; then at most "
+        "--warmup + --revisions = 32)",
+    )
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--sort", default="tottime")
     args = parser.parse_args(argv)
     if args.renders > args.revisions:
         parser.error("--renders may not exceed --revisions")
+    if args.taps == "shots" and args.warmup + args.revisions > SHOTS:
+        parser.error(f"--taps shots: at most {SHOTS} taps (--warmup + --revisions)")
 
     setup_django_in_process(tempfile.mkdtemp(prefix="segnalino-renders-"), catalogs=True)
     from django.utils import translation
@@ -70,8 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     snapshots = []
     tail = None
     for n in range(args.warmup + args.revisions):
-        # A few hits, then cube pairs (action_fields' hits run out after 32).
-        fields = action_fields(n if n < 16 else 100 + n)
+        # Shots: action_fields' first 32. Cubes: a few hits, then cube pairs.
+        fields = action_fields(n if args.taps == "shots" or n < 16 else 100 + n)
         answer = client.post(url, {**fields, "key": f"k-{n}"}, headers=headers)
         assert answer.status_code == 200, answer.content[:300]
         if n >= args.warmup:

@@ -46,13 +46,12 @@ from contextvars import Context
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-import django
 import redis
 import redis.asyncio
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import models
-from django.db.utils import DJANGO_VERSION_PICKLE_KEY
+from django.db.models.base import ModelState
 from django.utils import translation
 
 from companion import fragments
@@ -290,14 +289,19 @@ _Model = TypeVar("_Model", bound=models.Model)
 
 
 def copied(instance: _Model) -> _Model:
-    """A copy of a model instance, as ``copy.copy`` makes one (Django's own
-    ``__getstate__`` and ``__setstate__``), without the rest of pickling's protocol
-    that ``copy.copy`` goes through (``__reduce__``, the model looked up again by
-    its label, ``copy._reconstruct``): seven copies a tap."""
-    state = instance.__getstate__()
-    state[DJANGO_VERSION_PICKLE_KEY] = django.__version__
+    """A copy of a model instance, as ``copy.copy`` makes one: its field values
+    shared, its ``_state`` its own, with a cache of related objects of its own
+    (Django's ``__getstate__`` makes the same). Made directly: ``copy.copy`` goes
+    through pickling's protocol (``__reduce_ex__``, Django's ``__getstate__`` and
+    ``__setstate__``, ``copy.copy`` of the ``_state`` again through it), 3–4 µs a
+    copy against 0.7, seven copies a tap."""
+    values = instance.__dict__.copy()
+    kept = ModelState()
+    kept.__dict__.update(values["_state"].__dict__)
+    kept.fields_cache = dict(kept.fields_cache)
+    values["_state"] = kept
     new: Any = instance.__class__.__new__(instance.__class__)
-    new.__setstate__(state)  # Model's, which django-stubs leaves out
+    new.__dict__ = values
     return new
 
 

@@ -353,7 +353,7 @@ def _write_if_still(
             with db.execute_wrapper(_refuse_while_sent):
                 meanwhile(row)
 
-    found = _sent(db, sql, params, refusing)
+    found = _sent(db, sql, params, refusing, _SendingBound)
     if found is None:
         raise Moved(f"session {row.session_id} is no longer at the revision asked for")
     return int(found[0])
@@ -439,17 +439,23 @@ def write_action(
             _refuse_until_block_ends()
             call(row)
 
-        (row.pk,) = _sent(db, f"{sql}; COMMIT", params, committed)
+        (row.pk,) = _sent(db, f"{sql}; COMMIT", params, committed, _Sending)
     row._state.adding, row._state.db = False, db.alias
     return row
 
 
-def _sent(db: Any, sql: str, params: list[Any], meanwhile: Callable[[], object]) -> Any:
-    """Send ``sql`` without waiting (:class:`_Sending`), run ``meanwhile`` while it
+def _sent(
+    db: Any,
+    sql: str,
+    params: list[Any],
+    meanwhile: Callable[[], object],
+    kind: Callable[[Any], _SendsWithoutWaiting],
+) -> Any:
+    """Send ``sql`` without waiting (a cursor of ``kind``), run ``meanwhile`` while it
     travels, then read the answer (even if ``meanwhile`` failed: the connection is
     not free until then, and what was sent stands) and return its first row, or
     None. Django wraps the cursor as it does its own (with DEBUG, logging what ran)."""
-    sending = _Sending(db.connection)
+    sending = kind(db.connection)
     wrap = db.make_debug_cursor if db.queries_logged else db.make_cursor
     with wrap(cast(Any, sending)) as sender:
         sender.execute(sql, params)
@@ -461,20 +467,27 @@ def _sent(db: Any, sql: str, params: list[Any], meanwhile: Callable[[], object])
         return sender.fetchone()
 
 
-class _Sending(psycopg.ClientCursor):
-    """A client-side cursor (Django's kind: the values bound into the statements)
-    whose ``execute`` sends its statements as one message, as psycopg's own would
-    (PostgreSQL's simple query: several statements allowed), and returns without
-    waiting; :meth:`answer` then reads the answer as psycopg's ``execute`` would
-    have, so ``fetchone`` and the errors are the usual ones. It is psycopg's execute
-    cut in two at the wait, through the steps psycopg's cursors use (private to
-    psycopg, so the PostgreSQL tests exercise both halves). Django wraps it like
-    any of its cursors: its execute wrappers and query log see the statements.
+class _SendsWithoutWaiting:
+    """A cursor whose ``execute`` sends its statement(s) as one message, as
+    psycopg's own would, and returns without waiting; :meth:`answer` then reads the
+    answer as psycopg's ``execute`` would have, so ``fetchone`` and the errors are
+    the usual ones. It is psycopg's execute cut in two at the wait, through the
+    steps psycopg's cursors use (private to psycopg, so the PostgreSQL tests
+    exercise both halves). Django wraps it like any of its cursors: its execute
+    wrappers and query log see the statements.
 
     Nothing else may use the connection until the answer is read. psycopg's
     pipeline mode would let it, at the cost of more than twice the system calls a
     tap (its syncs and flushes: 18.7 against 7.4, ``strace -c``) and 4–5 % more of
     the tap thread's instructions."""
+
+    _conn: Any
+    _pgconn: Any
+    _start_query: Any
+    _execute_send: Any
+    _convert_query: Any
+    _check_results: Any
+    _set_results: Any
 
     def execute(
         self,
@@ -495,6 +508,19 @@ class _Sending(psycopg.ClientCursor):
             results = self._conn.wait(generators.fetch_many(self._pgconn))
         self._check_results(results)
         self._set_results(results)
+
+
+class _Sending(_SendsWithoutWaiting, psycopg.ClientCursor):
+    """Django's kind of cursor (the values bound into the statements, PostgreSQL's
+    simple query): several statements may go as one message (a write and its
+    COMMIT)."""
+
+
+class _SendingBound(_SendsWithoutWaiting, psycopg.Cursor):
+    """One statement, its values bound by PostgreSQL (the extended query protocol:
+    the statement and its values go apart, in one message). Nothing is quoted into
+    the statement: psycopg's C code writes each value as it is (a tap's state, some
+    kilobytes of JSON, was escaped character by character in Python)."""
 
 
 def _ends_here() -> bool:
