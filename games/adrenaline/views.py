@@ -365,7 +365,7 @@ class AdrenalinePresenter:
         # What the turn bar shows, on its own: it is a fragment keyed by these values.
         current_name = names.get(view["current"]) or CHARACTERS[current].name
         turnbar = {
-            "current": CHARACTERS[current],
+            "current_colour": CHARACTERS[current].colour,  # (a Character would be pickled)
             "current_name": current_name,  # the seat's player, as the boards name them
             "turn": view["turn"],
             "killshot": _killshot(view),
@@ -382,6 +382,7 @@ class AdrenalinePresenter:
             shot = shot_context(view, names, _no_params())
         return {
             **turnbar,
+            "current": CHARACTERS[current],
             "turnbar": turnbar,
             "players": players,
             "current_name": current_name,
@@ -666,7 +667,9 @@ def player_values(
     # The gear panel's own values (a fragment keyed by them), and those of each of
     # its parts (pieces keyed by theirs: paying a cube re-renders the cubes, not
     # the weapons). Only there: the board's key holds them once.
-    own = {"character": who, "editable": editable}
+    # (The character by its slug, all they show of it: a Character in a key is a
+    # reducer call and a global look-up for the pickle, a third of such a key.)
+    own = {"slug": who.slug, "editable": editable}
     weapons = [
         {"slug": w["slug"], "name": name, "loaded": w["loaded"]}
         for w, name in zip(player["weapons"], weapon_names, strict=True)
@@ -687,7 +690,7 @@ def player_values(
         "current": current,
         "editable": editable,
         "gear": {
-            "character": who,
+            "slug": who.slug,
             "cubes": {c: player["ammo"][c] for c in COLOURS},
             "ammo_values": {
                 **own,
@@ -930,7 +933,10 @@ def shot_context(state: dict[str, Any], names: dict[int, str], params: QueryDict
         damage, marks = numbers.get(char, (0, 0))
         targets.append(
             {
-                "character": CHARACTERS[char],
+                # The character as its slug and colour, all the form shows of it: a
+                # Character in the helper's key is a reducer call for the pickle.
+                "slug": char,
+                "colour": CHARACTERS[char].colour,
                 "name": label(seat),
                 "picked": char in picked,
                 "damage": damage,
@@ -952,7 +958,7 @@ def shot_context(state: dict[str, Any], names: dict[int, str], params: QueryDict
     # What the form shows, and only that: it is a live fragment keyed by these
     # values, so a cube paid by a shooter with no scope to use leaves it alone.
     return {
-        "shooter": CHARACTERS[shooter],
+        "shooter": shooter,
         "shooter_name": label(shooter_seat),
         "weapon_chips": chips,
         "other_weapons": [
