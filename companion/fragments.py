@@ -257,9 +257,28 @@ def key_of(template_name: str, values: dict[str, Any], language: str) -> Key:
         ((name, value),) = values.items()
         kind = type(value)
         if kind in PICKLED_ONCE:
-            said = f"\1{kind.__module__}.{kind.__qualname__}\1{name}\1".encode()
-            return b"\0".join((template_name.encode(), language.encode(), said + value.pickled()))
-    return b"\0".join((template_name.encode(), language.encode(), pickle.dumps(values, protocol=5)))
+            found = _STARTS.get((template_name, language, kind, name))
+            if found is None:
+                said = f"\1{kind.__module__}.{kind.__qualname__}\1{name}\1"
+                found = _STARTS[(template_name, language, kind, name)] = _start(
+                    template_name, language, said
+                )
+            return found + value.pickled()
+    found = _STARTS.get((template_name, language))
+    if found is None:
+        found = _STARTS[(template_name, language)] = _start(template_name, language, "")
+    return found + pickle.dumps(values, protocol=5)
+
+
+#: The start of a key (:func:`key_of`) by template and language (and, for a piece
+#: whose one value pickles itself once, its type and name): made once, not encoded
+#: and joined again for each of a revision's forty keys. A set as finite as the
+#: templates' names and the names they give their values.
+_STARTS: dict[tuple[Any, ...], bytes] = {}
+
+
+def _start(template_name: str, language: str, said: str) -> bytes:
+    return b"\0".join((template_name.encode(), language.encode(), said.encode()))
 
 
 class LanguageSwitched(RuntimeError):
