@@ -261,6 +261,11 @@ def serve(
     log = log_path.open("w+b")
     paths = [str(repo), *([extra_path] if extra_path else []), str(EXTRA_PACKAGES)]
     env = {**env, "PYTHONPATH": os.pathsep.join(paths)}
+    if workers == 1:
+        # As `make run` starts its one process: on a core of its own (config/cores.py;
+        # SEGNALINO_PIN_CORES=0 in this environment turns it off). A tree from
+        # before that reads nothing of it. The door assigns its workers' itself.
+        env.setdefault("SEGNALINO_CORE", "0")
     processes: list[subprocess.Popen] = []
     listener = None
     pin = (lambda: os.sched_setaffinity(0, cpus)) if cpus else None

@@ -27,6 +27,12 @@ from typing import Any
 
 from django.core.asgi import get_asgi_application
 
+try:  # on a core of its own, as Segnalino's server (config/cores.py)
+    from config import cores
+except ImportError:  # served beside an older tree (--repo), which does not pin
+    pass
+else:
+    cores.pin_from_environment()
 os.environ["DJANGO_SETTINGS_MODULE"] = "floor_settings"  # with a channel layer
 django_asgi_app = get_asgi_application()
 

@@ -2,9 +2,15 @@
 
 import os
 
+from config import cores
+
+# A server process started by `make run` or the door runs on one core of its own
+# (config/cores.py), pinned before any of its threads start.
+cores.pin_from_environment()
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from config.handler import get_asgi_application  # Django's, leaving no cycles
+from config.handler import get_asgi_application  # noqa: E402 (Django's, leaving no cycles)
 
 django_asgi_app = get_asgi_application()
 

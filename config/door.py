@@ -72,6 +72,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from companion.codes import normalise
+from config import cores
 
 REPO = Path(__file__).resolve().parent.parent
 #: How long the door waits for a connection's request line before handing it on anyway.
@@ -338,6 +339,7 @@ class Door:
         ]  # fmt: skip
         path = os.environ.get("PYTHONPATH", "")
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), path) if p)}
+        cores.assign(env, index)  # worker n on the n-th core (config/cores.py)
         process = subprocess.Popen(command, pass_fds=(theirs.fileno(),), env=env)
         theirs.close()
         ours.setblocking(False)

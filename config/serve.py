@@ -157,6 +157,9 @@ def main(argv: list[str] | None = None) -> None:
 
     import uvicorn
 
+    from config import cores
+
+    cores.assign(os.environ, 0)  # the one process: the first core (config/cores.py)
     uvicorn.run(app, **options)
 
 

@@ -234,6 +234,21 @@ class TestOneTablePerProcess:
             seen[number] = pid
         assert set(seen) == {0, 1} and seen[0] != seen[1]  # two processes, not one
 
+    @pytest.mark.skipif(
+        not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2,
+        reason="needs Linux and at least two cores",
+    )
+    def test_each_worker_runs_on_a_core_of_its_own(self, door):
+        # config/cores.py: worker n on the n-th core the door may use.
+        base, process = door
+        allowed = sorted(os.sched_getaffinity(0))
+        pids = worker_pids(base, process.pid, 2)
+        assert {n: sorted(os.sched_getaffinity(pid)) for n, pid in pids.items()} == {
+            0: [allowed[0]],
+            1: [allowed[1]],
+        }
+        assert sorted(os.sched_getaffinity(process.pid)) == allowed  # the door itself is free
+
     def test_pages_and_posts_go_through_the_door(self, door):
         base, _process = door
         phone = Phone(base)

@@ -53,9 +53,9 @@ def test_the_address_is_the_network_one_unless_a_public_url_is_set() -> None:
 
 
 @contextmanager
-def served_as_make_run(port: int) -> Iterator[tuple[str, Path]]:
+def served_as_make_run(port: int) -> Iterator[tuple[str, Path, int]]:
     """``python -m config.serve --port`` on a fresh database; yields the printed
-    address and the server's log."""
+    address, the server's log and its process id."""
     directory = tempfile.mkdtemp(prefix="segnalino-serve-")
     env = sqlite_env(
         directory,
@@ -83,7 +83,7 @@ def served_as_make_run(port: int) -> Iterator[tuple[str, Path]]:
             time.sleep(0.1)
         url = printed.group(1)
         wait_for_http(url + "/")
-        yield url, log_path
+        yield url, log_path, process.pid
     finally:
         stop(process)
         shutil.rmtree(directory, ignore_errors=True)
@@ -130,7 +130,7 @@ def another_host() -> Iterator[list[str] | None]:
 def test_a_phone_on_the_wifi_creates_joins_by_the_printed_address_and_sees_a_tap_live() -> None:
     if lan_address() is None:
         pytest.skip("this machine has no non-loopback network address to serve phones on")
-    with served_as_make_run(free_port()) as (url, log_path), another_host() as prefix:
+    with served_as_make_run(free_port()) as (url, log_path, pid), another_host() as prefix:
         host = ipaddress.ip_address(url.split("//")[1].split(":")[0])
         assert not host.is_loopback, f"`make run` printed a loopback address: {url}"
         client = [sys.executable, str(REPO / "tests/support/lan_client.py"), url]
@@ -151,3 +151,7 @@ def test_a_phone_on_the_wifi_creates_joins_by_the_printed_address_and_sees_a_tap
             ), log
         # DEBUG is off on the table's network: a missing page lists no URL patterns.
         assert "URLconf" not in log
+        # The one process runs on a core of its own, the first (config/cores.py).
+        allowed = sorted(os.sched_getaffinity(0))
+        if len(allowed) > 1:
+            assert sorted(os.sched_getaffinity(pid)) == allowed[:1]
