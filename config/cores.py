@@ -9,9 +9,9 @@ pass is a wake-up of another core and the tables' objects carried from one core'
 caches to the other's. On one core the threads take turns where they are.
 
 Measured on two cores (benchmarks/README.md, issue 15, twenty-second pass): one
-process pinned to one core carries 16–19 % more actions a second at 100 tables
-(463–496 against 391–415) for 2.0–2.1 ms of CPU an action against 2.3–2.4, and a
-tap reaches the other phones sooner at one table. PostgreSQL, Redis and anything
+process pinned to one core carried 16–30 % more actions a second at 100 tables
+(463–524 against 391–420) for 1.9–2.1 ms of CPU an action against 2.2–2.4, and a
+tap reached the other phones sooner at one table (p50 1.9–2.0 ms against 2.1–2.2). PostgreSQL, Redis and anything
 else keep the other cores.
 
 Who pins: ``make run`` (``config.serve``) its one process to the first core it
@@ -19,8 +19,9 @@ may use; the door (``config.door``) its worker *n* to the *n*-th, round the core
 They say which in ``SEGNALINO_CORE`` (an index into the cores the process may run
 on), and the process pins itself as its ASGI application loads
 (:func:`pin_from_environment`, from ``config/asgi.py``), before its threads
-start. ``SEGNALINO_PIN_CORES=0`` turns it off (a machine shared with other
-busy services, say). Nothing is pinned on a single core, where the process may
+start. ``SEGNALINO_PIN_CORES=0`` turns it off: for a machine shared with other busy
+services, and where several servers run on one machine (each would take the same
+first cores). Nothing is pinned on a single core, where the process may
 run, or where the system cannot pin (not Linux).
 """
 
