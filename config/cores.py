@@ -11,8 +11,8 @@ caches to the other's. On one core the threads take turns where they are.
 Measured on two cores (benchmarks/README.md, issue 15, twenty-second pass): one
 process pinned to one core carried 16–30 % more actions a second at 100 tables
 (463–524 against 391–420) for 1.9–2.1 ms of CPU an action against 2.2–2.4, and a
-tap reached the other phones sooner at one table (p50 1.9–2.0 ms against 2.1–2.2). PostgreSQL, Redis and anything
-else keep the other cores.
+tap reached the other phones sooner at one table (p50 1.9–2.0 ms against
+2.1–2.2). PostgreSQL, Redis and anything else keep the other cores.
 
 Who pins: ``make run`` (``config.serve``) its one process to the first core it
 may use; the door (``config.door``) its worker *n* to the *n*-th, round the cores.
@@ -42,7 +42,7 @@ CORE = "SEGNALINO_CORE"
 def wanted(environ: Mapping[str, str] | None = None) -> bool:
     """Does the deployer let server processes pin themselves (``SEGNALINO_PIN_CORES``)?"""
     environ = os.environ if environ is None else environ
-    setting = environ.get(SWITCH, "1").strip()
+    setting = environ.get(SWITCH, "").strip() or "1"  # (set but empty: the default)
     if setting not in {"0", "1"}:
         raise ValueError(f"{SWITCH}={setting!r}: 1 (each server process on a core) or 0")
     return setting == "1"
@@ -64,7 +64,7 @@ def pin_from_environment(environ: Mapping[str, str] | None = None) -> int | None
     said = environ.get(CORE, "").strip()
     if not said or not wanted(environ):
         return None
-    if not said.isdigit():
+    if not (said.isascii() and said.isdigit()):
         raise ValueError(f"{CORE}={said!r}: the index of a core (0, 1, …)")
     return pin(int(said))
 

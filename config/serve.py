@@ -159,7 +159,8 @@ def main(argv: list[str] | None = None) -> None:
 
     from config import cores
 
-    cores.assign(os.environ, 0)  # the one process: the first core (config/cores.py)
+    if cores.CORE not in os.environ:  # unless the deployer named one
+        cores.assign(os.environ, 0)  # the one process: the first core (config/cores.py)
     uvicorn.run(app, **options)
 
 

@@ -420,3 +420,37 @@ def test_opening_a_table_leaves_nothing_for_the_garbage_collector(make_session):
         gc.garbage.clear()
     held = {"ASGIRequest", "Task", "RequestContext", "ContextDict", "GameSession", "Seat"}
     assert not left & held
+
+
+def test_a_boards_weapon_buttons_name_its_player_and_are_applied(make_session, host_phone):
+    # Each button on a player's weapon (unload, reload, drop) is a form of its own:
+    # it must say whose weapon it is, or the tap is refused (a name the template no
+    # longer finds renders empty, silently).
+    import re
+
+    session = make_session()
+    stored = GameSession.objects.get(pk=session.pk)
+    state = stored.state
+    for player in state["players"]:
+        if player["character"] == "dozer":
+            player["weapons"] = [{"slug": "lock-rifle", "loaded": True}]
+    GameSession.objects.filter(pk=stored.pk).update(state=state, revision=stored.revision + 1)
+    host_phone.post(f"/s/{session.code}/seats/0/claim")
+    page = host_phone.get(f"/s/{session.code}/").content.decode()
+    forms = [
+        dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form))
+        for form in re.findall(r"<form[^>]*>.*?</form>", page, flags=re.S)
+        if 'name="type" value="weapon"' in form and 'name="op" value="pickup"' not in form
+    ]
+    assert {(f["player"], f["op"], f["weapon"]) for f in forms} >= {
+        ("dozer", "unload", "lock-rifle"),
+        ("dozer", "drop", "lock-rifle"),
+    }
+    (drop,) = [f for f in forms if f["op"] == "drop"]
+    answer = host_phone.post(
+        f"/s/{session.code}/act", {**drop, "key": "drop-1"}, HTTP_HX_REQUEST="true"
+    )
+    assert answer.status_code == 200, answer.content[:300]
+    stored.refresh_from_db()
+    (dozer,) = [p for p in stored.state["players"] if p["character"] == "dozer"]
+    assert dozer["weapons"] == []

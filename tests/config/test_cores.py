@@ -35,6 +35,12 @@ def test_a_mistyped_switch_or_core_is_refused_with_what_to_write():
         cores.pin_from_environment({cores.CORE: "first"})
 
 
+def test_a_switch_set_but_empty_is_the_default_and_a_core_must_be_plain_digits():
+    assert cores.wanted({cores.SWITCH: ""}) is True
+    with pytest.raises(ValueError, match="the index of a core"):
+        cores.pin_from_environment({cores.CORE: "²"})
+
+
 def test_nothing_is_pinned_unless_a_core_is_named_or_when_turned_off():
     assert cores.pin_from_environment({}) is None
     assert cores.pin_from_environment({cores.CORE: "0", cores.SWITCH: "0"}) is None
