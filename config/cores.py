@@ -20,9 +20,11 @@ They say which in ``SEGNALINO_CORE`` (an index into the cores the process may ru
 on), and the process pins itself as its ASGI application loads
 (:func:`pin_from_environment`, from ``config/asgi.py``), before its threads
 start. ``SEGNALINO_PIN_CORES=0`` turns it off: for a machine shared with other busy
-services, and where several servers run on one machine (each would take the same
-first cores). Nothing is pinned on a single core, where the process may
-run, or where the system cannot pin (not Linux).
+services, and where several servers run on one machine, in containers that see all
+its cores too (each would take the same first cores). A "core" is a CPU as the
+system lists them: with hyperthreads, two of them may share one physical core.
+Nothing is pinned on a single core, where the process may run, or where the
+system cannot pin (not Linux).
 """
 
 from __future__ import annotations
