@@ -52,7 +52,6 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import models
 from django.db.models.base import ModelState
-from django.utils import translation
 
 from companion import fragments
 from companion.models import Action, GameSession, Seat
@@ -340,7 +339,7 @@ def _in_turn(
     done: dict[int, Frame] = {}
     order = sorted(range(len(jobs)), key=lambda n: jobs[n][2])
     for language, group in itertools.groupby(order, key=lambda n: jobs[n][2]):
-        with translation.override(language), fragments.using(pieces, language):
+        with fragments.using(pieces, language):  # (which makes it the active language)
             for n in group:
                 done[n] = render(jobs[n])
     return [done[n] for n in range(len(jobs))]

@@ -326,13 +326,14 @@ def _combined(vendor: str, checkpoint: bool, if_still: bool = False) -> str:
 
 def can_write_if_still() -> bool:
     """Can :func:`write_action` write on a known revision (its ``revision``) here:
-    PostgreSQL, values bound client-side, and no transaction of the caller's (the
-    statement commits on its own)?"""
+    PostgreSQL, and no transaction of the caller's (the statement commits on its
+    own)? Its one statement binds its values in PostgreSQL (:class:`_SendingBound`),
+    whichever way Django's own cursors bind theirs. Connected once this says yes."""
     db = _wrapper()
     if db.vendor != "postgresql" or db.in_atomic_block or not db.get_autocommit():
         return False
     db.ensure_connection()
-    return _binds_client_side(db.connection)
+    return True
 
 
 class Moved(Exception):

@@ -29,11 +29,8 @@ system cannot pin (not Linux).
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Mapping, MutableMapping
-
-logger = logging.getLogger(__name__)
 
 #: The deployer's switch: ``1`` (the default) or ``0``.
 SWITCH = "SEGNALINO_PIN_CORES"
@@ -86,7 +83,6 @@ def pin(index: int) -> int | None:
             os.sched_setaffinity(thread, {core})
         except ProcessLookupError:  # a thread that ended meanwhile
             pass
-    logger.info("Server process %d runs on core %d", os.getpid(), core)
     return core
 
 

@@ -140,6 +140,12 @@ def main(argv: list[str] | None = None) -> None:
             "More than one process needs REDIS_URL: the processes tell each other's "
             "phones about changes through Redis."
         )
+    from config import cores
+
+    try:
+        cores.wanted()  # a mistyped switch stops here, said plainly, before any process starts
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
 
     url = public_url(args.port)
     os.environ["SEGNALINO_PUBLIC_URL"] = url
@@ -156,8 +162,6 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(door.serve(app, options, args.workers))
 
     import uvicorn
-
-    from config import cores
 
     if cores.CORE not in os.environ:  # unless the deployer named one
         cores.assign(os.environ, 0)  # the one process: the first core (config/cores.py)

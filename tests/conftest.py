@@ -196,6 +196,19 @@ def make_duel(
     return session
 
 
+def change_players(session, change) -> None:
+    """Set a table's players up as a test needs them (weapons held, power-ups…):
+    ``change(player)`` edits each player's part of the state in place, and the
+    session moves on a revision, as any change does."""
+    from companion.models import GameSession
+
+    stored = GameSession.objects.get(pk=session.pk)
+    state = stored.state
+    for player in state["players"]:
+        change(player)
+    GameSession.objects.filter(pk=stored.pk).update(state=state, revision=stored.revision + 1)
+
+
 def phone(token: str) -> Client:
     """A test client that is a phone with a fixed token in its Django session."""
     client = Client()

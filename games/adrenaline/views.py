@@ -382,7 +382,7 @@ class AdrenalinePresenter:
             shot = shot_context(view, names, _no_params())
         return {
             **turnbar,
-            "current": CHARACTERS[current],
+            "shooter": current,  # the player on turn, as the boards' hit forms name them
             "turnbar": turnbar,
             "players": players,
             "current_name": current_name,

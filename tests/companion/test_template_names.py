@@ -15,6 +15,7 @@ from django.template import engines
 from companion.models import GameSession
 from companion.rendering import render_frames
 from companion.selectors import viewer_for
+from tests.conftest import change_players
 
 #: Left out of live fragments on purpose: they are shared by the table's phones,
 #: and ``app.js`` sends the CSRF token with each tap (config/jinja.py).
@@ -43,9 +44,8 @@ def test_an_adrenaline_table_writes_no_missing_name(
     make_session, host_phone, catalogs, missing_names
 ):
     session = make_session(characters=("dstructor", "banshee", "dozer", "violet", "sprog"))
-    stored = GameSession.objects.get(pk=session.pk)
-    state = stored.state
-    for player in state["players"]:  # every part of a board shown: gear, marks, damage
+
+    def every_part_of_a_board_shown(player):  # gear, marks, damage
         player["weapons"] = [
             {"slug": "lock-rifle", "loaded": True},
             {"slug": "machine-gun", "loaded": False},
@@ -54,7 +54,8 @@ def test_an_adrenaline_table_writes_no_missing_name(
         other = "banshee" if player["character"] != "banshee" else "dozer"
         player["marks"] = {other: 1}
         player["damage"] = [other, other]
-    GameSession.objects.filter(pk=stored.pk).update(state=state, revision=stored.revision + 1)
+
+    change_players(session, every_part_of_a_board_shown)
     host_phone.post(f"/s/{session.code}/seats/0/claim")
 
     page = host_phone.get(f"/s/{session.code}/")

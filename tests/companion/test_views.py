@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from companion.models import GameSession
-from tests.conftest import phone
+from tests.conftest import change_players, phone
 from tests.support.forms import hits_by_target
 
 pytestmark = pytest.mark.django_db
@@ -429,12 +429,12 @@ def test_a_boards_weapon_buttons_name_its_player_and_are_applied(make_session, h
     import re
 
     session = make_session()
-    stored = GameSession.objects.get(pk=session.pk)
-    state = stored.state
-    for player in state["players"]:
+
+    def dozer_holds_a_rifle(player):
         if player["character"] == "dozer":
             player["weapons"] = [{"slug": "lock-rifle", "loaded": True}]
-    GameSession.objects.filter(pk=stored.pk).update(state=state, revision=stored.revision + 1)
+
+    change_players(session, dozer_holds_a_rifle)
     host_phone.post(f"/s/{session.code}/seats/0/claim")
     page = host_phone.get(f"/s/{session.code}/").content.decode()
     forms = [
@@ -451,6 +451,6 @@ def test_a_boards_weapon_buttons_name_its_player_and_are_applied(make_session, h
         f"/s/{session.code}/act", {**drop, "key": "drop-1"}, HTTP_HX_REQUEST="true"
     )
     assert answer.status_code == 200, answer.content[:300]
-    stored.refresh_from_db()
+    stored = GameSession.objects.get(pk=session.pk)
     (dozer,) = [p for p in stored.state["players"] if p["character"] == "dozer"]
     assert dozer["weapons"] == []

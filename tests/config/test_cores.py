@@ -41,6 +41,22 @@ def test_a_switch_set_but_empty_is_the_default_and_a_core_must_be_plain_digits()
         cores.pin_from_environment({cores.CORE: "²"})
 
 
+def test_make_run_refuses_a_mistyped_switch_in_a_line_and_starts_nothing():
+    env = {**os.environ, "PYTHONPATH": str(REPO), cores.SWITCH: "yes"}
+    done = subprocess.run(
+        [sys.executable, "-m", "config.serve", "--port", "0"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=REPO,
+    )
+    assert done.returncode == 1
+    assert (
+        done.stderr.strip() == "SEGNALINO_PIN_CORES='yes': 1 (each server process on a core) or 0"
+    )
+
+
 def test_nothing_is_pinned_unless_a_core_is_named_or_when_turned_off():
     assert cores.pin_from_environment({}) is None
     assert cores.pin_from_environment({cores.CORE: "0", cores.SWITCH: "0"}) is None
