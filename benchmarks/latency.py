@@ -947,6 +947,7 @@ def run_backend(backend: str, args: argparse.Namespace) -> list[dict[str, Any]]:
     stamp = now_stamp()
     log_path = RESULTS / f"server-{backend}-{stamp}.log"
     floor_log = RESULTS / f"server-{backend}-floor-{stamp}.log"
+    bare_log = RESULTS / f"server-{backend}-bare-{stamp}.log"
     how = {"server": args.server, "workers": args.workers, "cpus": args.server_cpus}
     with temp_dir() as directory, contextlib.ExitStack() as stack:
         env = server_env_at(
@@ -985,6 +986,23 @@ def run_backend(backend: str, args: argparse.Namespace) -> list[dict[str, Any]]:
             )
             FLOOR_BASES.add(floor_base)
             targets.append((f"{backend}/floor", floor_base))
+        if args.bare:
+            if backend != "pg":
+                print("  the bare server skipped: it runs on PostgreSQL only", flush=True)
+            else:
+                bare_env = {**env, "SEGNALINO_BARE_FRAME_BYTES": str(args.bare_frame_bytes)}
+                bare_base = stack.enter_context(
+                    serve(
+                        REPO,
+                        bare_env,
+                        bare_log,
+                        app="bare:application",
+                        extra_path=str(REPO / "benchmarks"),
+                        **how,
+                    )
+                )
+                FLOOR_BASES.add(bare_base)
+                targets.append((f"{backend}/bare", bare_base))
         if args.bgio:
             missing = bgio_missing()
             if missing:
@@ -995,7 +1013,8 @@ def run_backend(backend: str, args: argparse.Namespace) -> list[dict[str, Any]]:
     for r in results:
         if r["backend"] == "bgio":
             continue
-        path = floor_log if r["backend"].endswith("/floor") else log_path
+        kind = r["backend"].rpartition("/")[2]
+        path = {"floor": floor_log, "bare": bare_log}.get(kind, log_path)
         r["server_log"] = {"path": str(path), **log_trouble(path)}
     return results
 
@@ -1005,13 +1024,13 @@ def floor_ratios(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     on both."""
     out = []
     pairs = [
-        (r, f"{r['backend']}/floor", kind)
+        (r, kind)
         for r in results
-        if not r["backend"].endswith("/floor") and r["backend"] != "bgio"
-        for kind in ("floor", "bgio")
+        if "/" not in r["backend"] and r["backend"] != "bgio"
+        for kind in ("bare", "floor", "bgio")
     ]
-    for r, floor_label, kind in pairs:
-        wanted = floor_label if kind == "floor" else "bgio"
+    for r, kind in pairs:
+        wanted = "bgio" if kind == "bgio" else f"{r['backend']}/{kind}"
         match = next(
             (
                 f
@@ -1048,9 +1067,11 @@ def floor_ratios(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def print_floor_ratios(rows: list[dict[str, Any]]) -> None:
     if not rows:
         return
-    print("Segnalino ÷ the floor (benchmarks/floor.py: same stack, one locked JSON update and")
-    print("a 200-byte fan-out) and ÷ boardgame.io 0.50.2 (benchmarks/bgio.js: same load shape,")
-    print("nothing durable), same run, interleaved; (Segnalino, the other) in brackets:")
+    print("Segnalino ÷ the bare server (benchmarks/bare.py: no framework, the same uvicorn and")
+    print("PostgreSQL, one committed statement and a 200-byte fan-out), ÷ the floor")
+    print("(benchmarks/floor.py: same stack, one locked JSON update and a 200-byte fan-out) and")
+    print("÷ boardgame.io 0.50.2 (benchmarks/bgio.js: same load shape, nothing durable), same")
+    print("run, interleaved; (Segnalino, the other) in brackets:")
     for row in rows:
         print(
             f"  ÷ {row['against']:<6}{row['label']:<16} round {row['round']}: tap → other phone "
@@ -1348,6 +1369,19 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also serve benchmarks/floor.py (same stack, trivial work) and run every "
         "scenario on both, interleaved; prints Segnalino ÷ floor",
+    )
+    parser.add_argument(
+        "--bare",
+        action="store_true",
+        help="also serve benchmarks/bare.py (no framework: the same uvicorn, PostgreSQL and "
+        "work at its leanest) and run every scenario on it too; prints Segnalino ÷ bare",
+    )
+    parser.add_argument(
+        "--bare-frame-bytes",
+        type=int,
+        default=0,
+        help="with --bare: its fragment about this many bytes of changing HTML, as "
+        "Segnalino's updates (default: ~200 bytes, as the floor's)",
     )
     parser.add_argument(
         "--bgio",
