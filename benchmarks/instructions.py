@@ -13,6 +13,11 @@ difference, which is divided by the difference in taps:
 * ``renders``: ``renders.py --renders N`` under callgrind (default 10 and 50): a
   revision's renders in this process, as a live table renders them for five
   phones (no sockets, no database).
+* ``bare`` and ``floor``: as ``server``, for the bare server (``bare.py``: no
+  framework) or the floor (``floor.py``: Django + Channels doing almost nothing)
+  served alone under callgrind and tapped at one table by ``latency.py``'s
+  phones, this tree's code: what the same taps cost with no framework, and with
+  the framework and no work.
 
 With ``--repo`` the server serves (or ``renders.py`` runs from) that tree, so two
 trees are compared by two commands. A tree's server figure still moves by a few
@@ -72,6 +77,36 @@ def server_run(repo: Path, taps: int, out: Path) -> int:
     return total(files[0])
 
 
+def app_run(app: str, taps: int, out: Path) -> int:
+    """``taps`` at one table on ``app`` (``bare`` or ``floor``), served by uvicorn
+    from this tree under callgrind, as ``latency.py --bare``/``--floor`` serve it."""
+    import asyncio
+
+    import latency
+    from _common import REDIS_URL_BENCH, REPO, serve, server_env_at, temp_dir
+
+    with temp_dir() as directory:
+        env = server_env_at(REPO, "pg", directory, REDIS_URL_BENCH, log_level="ERROR")
+        log = out / "server.log"
+        with serve(
+            REPO,
+            env,
+            log,
+            app=f"{app}:application",
+            server="uvicorn",
+            extra_path=str(HERE),
+            callgrind=out,
+        ) as base:
+            latency.FLOOR_BASES.add(base)
+            done = asyncio.run(
+                latency.scenario(base, sessions=1, actions=taps, concurrency=1, budget=3600)
+            )
+    files = sorted(out.glob("callgrind.*"))
+    if done["actions"] != taps or done["errors"] or len(files) != 1:
+        raise RuntimeError(f"{app} with {taps} taps did not finish cleanly: {done}")
+    return total(files[0])
+
+
 def renders_run(repo: Path, renders: int, out: Path) -> int:
     """One ``renders.py`` run of ``renders`` revisions under callgrind."""
     target = out / "callgrind.out"
@@ -94,7 +129,7 @@ def renders_run(repo: Path, renders: int, out: Path) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=["server", "renders"])
+    parser.add_argument("what", choices=["server", "renders", "bare", "floor"])
     parser.add_argument("--repo", type=Path, default=HERE.parent, help="the tree to count")
     parser.add_argument(
         "--taps",
@@ -107,10 +142,19 @@ def main(argv: list[str] | None = None) -> int:
     if shutil.which("valgrind") is None:
         print("skipped: valgrind is not installed (apt-get install -y valgrind)")
         return 2
-    fewer, more = args.taps or ((40, 240) if args.what == "server" else (10, 50))
+    fewer, more = args.taps or ((10, 50) if args.what == "renders" else (40, 240))
     if not 0 < fewer < more:
         parser.error("--taps: two counts, the first smaller")
-    run = server_run if args.what == "server" else renders_run
+    if args.what in {"bare", "floor"}:
+        if args.repo.resolve() != HERE.parent:
+            parser.error(f"{args.what}: this tree's only (no --repo)")
+        app = args.what
+
+        def run(_repo: Path, taps: int, out: Path) -> int:
+            return app_run(app, taps, out)
+
+    else:
+        run = server_run if args.what == "server" else renders_run
     with tempfile.TemporaryDirectory(prefix="segnalino-instructions-") as scratch:
         outs = [Path(scratch) / str(taps) for taps in (fewer, more)]
         for out in outs:
@@ -122,7 +166,12 @@ def main(argv: list[str] | None = None) -> int:
             repo = args.repo.resolve()
             counts = list(pool.map(run, [repo, repo], [fewer, more], outs))
     each = (counts[1] - counts[0]) / (more - fewer)
-    unit = "tap on the server" if args.what == "server" else "revision's renders"
+    unit = {
+        "server": "tap on the server",
+        "renders": "revision's renders",
+        "bare": "tap on the bare server",
+        "floor": "tap on the floor",
+    }[args.what]
     print(f"{args.repo.resolve()}: {counts[0]:,} and {counts[1]:,} instructions in all")
     print(f"{each:,.0f} instructions a {unit} (({counts[1]:,} - {counts[0]:,}) / {more - fewer})")
     return 0
