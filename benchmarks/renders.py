@@ -22,7 +22,10 @@ by a quarter from run to run; to compare two trees, count instructions instead
     # (totals of /tmp/r50 - totals of /tmp/r10) / 40 = instructions a revision
 
 (both runs make the same ``--revisions``, so everything but the 40 renders cancels).
-``--profile`` prints the cProfile table of the timed renders.
+``--profile`` prints the cProfile table of the timed renders; ``--parts`` times, on
+the last revision with its pieces kept, what its renders are made of (the shared
+part's values, the shared part with every piece found kept, its cut, a personal
+part, and the shared part with nothing kept).
 """
 
 from __future__ import annotations
@@ -34,7 +37,9 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -59,6 +64,14 @@ def main(argv: list[str] | None = None) -> int:
         help="what the timed revisions are: cube adjustments (a few hits first, in the "
         "warm-up) or shots, a damage each (the table's first 32 taps; then at most "
         "--warmup + --revisions = 32)",
+    )
+    parser.add_argument(
+        "--parts",
+        action="store_true",
+        help="also time, on the last revision with everything it uses kept, what a "
+        "revision's renders are made of: the shared part's values, the shared part with "
+        "every piece found kept, its cut, one phone's personal part, and the shared part "
+        "with nothing kept (medians of 300 runs, CPU µs)",
     )
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--sort", default="tottime")
@@ -127,7 +140,43 @@ def main(argv: list[str] | None = None) -> int:
         )
     if profiler:
         pstats.Stats(profiler).strip_dirs().sort_stats(args.sort).print_stats(40)
+    if args.parts:
+        parts(snapshots[args.renders - 1], tokens, pieces, cuts)
     return 0
+
+
+def parts(snapshot: tuple, tokens: list[str], pieces: Any, cuts: Any) -> None:
+    """:func:`main`'s ``--parts``: the pieces of one revision's renders, timed apart."""
+    from django.utils import translation
+
+    from companion import fragments, rendering
+    from companion.selectors import table_context, viewer_for
+
+    stored, seats, tail = snapshot
+    host, other = (viewer_for(stored, seats, token) for token in tokens[:2])
+
+    def part(which: str, viewer: Any, store: Any) -> Callable[[], object]:
+        return lambda: rendering.render_part(which, stored, seats, viewer, "en", tail, store)
+
+    written = part(rendering.SHARED, host, pieces)
+    timed: list[tuple[str, Callable[[], object], int]] = [
+        ("the shared part's values (table_context)", lambda: table_context(
+            stored, host, seats=list(seats), tail=tail), 300),
+        ("the shared part, every piece kept", written, 300),
+        ("its cut (Cuts.chunks)", lambda: cuts.chunks(chunks), 300),
+        ("one phone's personal part, kept", part(rendering.PERSONAL, other, pieces), 300),
+        ("the shared part, nothing kept", lambda: part(
+            rendering.SHARED, host, fragments.Store())(), 100),
+    ]  # fmt: skip
+    with translation.override("en"), fragments.using(pieces, "en"):
+        chunks = written()
+        for label, call, runs in timed:
+            times = []
+            for _ in range(runs):
+                started = time.process_time_ns()
+                call()
+                times.append(time.process_time_ns() - started)
+            print(f"  {label + ':':<42} {statistics.median(times) / 1000:7.1f} µs CPU (median)")
 
 
 if __name__ == "__main__":
