@@ -972,37 +972,30 @@ def run_backend(backend: str, args: argparse.Namespace) -> list[dict[str, Any]]:
             serve(args.repo, env, log_path, **served, **how, callgrind=args.server_callgrind)
         )
         targets = [(backend, base)]
-        if args.floor:
-            floor_env = {**env, "CHANNEL_PREFIX": env.get("CHANNEL_PREFIX", "") + "-floor"}
-            floor_base = stack.enter_context(
+
+        def beside(kind: str, app_env: dict[str, str], log: Path) -> None:
+            """Serve ``benchmarks/<kind>.py`` from this tree next to Segnalino."""
+            found = stack.enter_context(
                 serve(
                     REPO,
-                    floor_env,
-                    floor_log,
-                    app="floor:application",
+                    app_env,
+                    log,
+                    app=f"{kind}:application",
                     extra_path=str(REPO / "benchmarks"),
                     **how,
                 )
             )
-            FLOOR_BASES.add(floor_base)
-            targets.append((f"{backend}/floor", floor_base))
-        if args.bare:
-            if backend != "pg":
-                print("  the bare server skipped: it runs on PostgreSQL only", flush=True)
-            else:
-                bare_env = {**env, "SEGNALINO_BARE_FRAME_BYTES": str(args.bare_frame_bytes)}
-                bare_base = stack.enter_context(
-                    serve(
-                        REPO,
-                        bare_env,
-                        bare_log,
-                        app="bare:application",
-                        extra_path=str(REPO / "benchmarks"),
-                        **how,
-                    )
-                )
-                FLOOR_BASES.add(bare_base)
-                targets.append((f"{backend}/bare", bare_base))
+            FLOOR_BASES.add(found)
+            targets.append((f"{backend}/{kind}", found))
+
+        if args.floor:
+            prefix = env.get("CHANNEL_PREFIX", "") + "-floor"
+            beside("floor", {**env, "CHANNEL_PREFIX": prefix}, floor_log)
+        if args.bare and backend != "pg":
+            print("  the bare server skipped: it runs on PostgreSQL only", flush=True)
+        elif args.bare:
+            frame = str(args.bare_frame_bytes)
+            beside("bare", {**env, "SEGNALINO_BARE_FRAME_BYTES": frame}, bare_log)
         if args.bgio:
             missing = bgio_missing()
             if missing:
