@@ -343,17 +343,20 @@ class AdrenalinePresenter:
         seat_names: dict[str, str] = {}
         for index, player in enumerate(view["players"]):
             who = CHARACTERS[player["character"]]
-            seat_name = names.get(index) or who.name
-            seat_names[who.slug] = seat_name
+            seat_names[who.slug] = names.get(index) or who.name
+        # Every board names who damaged and marked it as the history does: by seat.
+        labels = tuple(seat_names.items())
+        for index, player in enumerate(view["players"]):
             players.append(
                 Derived(
                     player_values,
                     index,
                     player,
-                    seat_name,
+                    seat_names[player["character"]],
                     can_edit and (session.edit_policy != "own" or viewer.seat == index),
                     view["current"] == index and not view["over"],
                     tuple(weapon_name(w["slug"], cards) for w in player["weapons"]),
+                    labels,
                 )
             )
         current = view["players"][view["current"]]["character"]
@@ -657,11 +660,14 @@ def player_values(
     editable: bool,
     current: bool,
     weapon_names: tuple[str, ...],
+    labels: tuple[tuple[str, str], ...],
 ) -> dict[str, Any]:
     """One player's board (``adrenaline/player.html``) from that player's part of the
     state, the seat's name, whether this phone may edit the board, whether it is
-    the player's turn and the names of the weapons they hold (read from the catalog
-    by the presenter: a renamed weapon is another input)."""
+    the player's turn, the names of the weapons they hold (read from the catalog
+    by the presenter: a renamed weapon is another input) and every player's name
+    as the table sees it, (character slug, seat name), for the damage and marks
+    others left on the board."""
     language = get_language()
     who = CHARACTERS[player["character"]]
     # The gear panel's own values (a fragment keyed by them), and those of each of
@@ -678,9 +684,11 @@ def player_values(
         "seat": seat,
         "seat_name": seat_name,
         "character": who,
-        "slots": _slots(tuple(player["damage"])),
+        "slots": _slots(tuple(player["damage"]), labels),
         "damage_count": len(player["damage"]),
-        "marks": [{"by": CHARACTERS[by], "count": count} for by, count in player["marks"].items()],
+        "marks": [
+            {"by": _shooter(by, labels), "count": count} for by, count in player["marks"].items()
+        ],
         "skulls": player["skulls"],
         "frenzy": player["frenzy"],
         "values": rules.board_values(player),
@@ -734,19 +742,29 @@ _SLOT_MARKS = {3: " threshold", 6: " threshold", 11: " kill", 12: " overkill"}
 
 
 @functools.lru_cache(maxsize=1024)
-def _slots(damage: tuple[str, ...]) -> tuple[tuple[str, Character | None, str], ...]:
+def _slots(
+    damage: tuple[str, ...], labels: tuple[tuple[str, str], ...]
+) -> tuple[tuple[str, dict[str, str] | None, str], ...]:
     """Twelve damage slots, each as (its classes: the shooter's colour, the
-    thresholds marked; who filled it; its number): the track is re-rendered after
-    every hit, so the classes are joined here rather than by four tests per slot,
-    and each is a tuple, not a dict (in every board's key after every tap). Made
-    once a track (five boards after every tap, most of them unchanged)."""
+    thresholds marked; who filled it, as :func:`_shooter`; its number): the track is
+    re-rendered after every hit, so the classes are joined here rather than by four
+    tests per slot, and each is a tuple, not a dict (in every board's key after every
+    tap). Made once a track and set of names (five boards after every tap, most of
+    them unchanged)."""
     slots = []
     for number in range(1, 13):
         shooter = damage[number - 1] if number <= len(damage) else None
-        by = CHARACTERS.get(shooter) if shooter else None
-        filled = f" c-{by.colour} filled" if by else ""
+        by = _shooter(shooter, labels) if shooter in CHARACTERS else None
+        filled = f" c-{by['colour']} filled" if by else ""
         slots.append((f"slot{filled}{_SLOT_MARKS.get(number, '')}", by, str(number)))
     return tuple(slots)
+
+
+def _shooter(slug: str, labels: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    """Who left a damage or a mark, as a board shows them: their colour, and their
+    name as the table knows them (the seat's, else the character's)."""
+    who = CHARACTERS[slug]
+    return {"colour": who.colour, "name": dict(labels).get(slug) or who.name}
 
 
 def _killshot(view: dict[str, Any]) -> list[dict[str, Any]]:

@@ -241,6 +241,26 @@ def test_renaming_a_seat_shows_on_the_boards_at_once(make_session):
     assert "Zorro" not in before
 
 
+def test_a_board_names_who_damaged_and_marked_it_by_their_seat_as_the_history_does(
+    make_session,
+):
+    session = make_session()
+    tokens = _sit_everyone(session)
+    services.rename_seat(session, 0, "Anna", "host")
+    services.submit_action(
+        session, shot("dstructor", "dozer", 2, 1), token=tokens[0], key=next_key()
+    )
+    frame = _frame(session, tokens[1])
+    board = dict(rendering.fragments(frame))["player-dozer"]
+    assert board.count('<span class="sr-only">Anna</span>') == 2  # two damage tokens
+    assert "from Anna" in board
+    assert "D-struct-OR" not in board
+    assert "Anna hits Dozer" in frame  # the history's words for the same shot
+    services.rename_seat(session, 0, "Bea", "host")
+    renamed = dict(rendering.fragments(_frame(session, tokens[1])))["player-dozer"]
+    assert "from Bea" in renamed and "Anna" not in renamed
+
+
 def test_every_change_a_phone_sees_bumps_the_revision(make_session):
     # Also what a tap worked out on the revision a table knows relies on
     # (services._submit_known): the revision moves with every change of the row or
