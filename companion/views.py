@@ -43,8 +43,9 @@ def _error_response(
         return response
     code = request.resolver_match.kwargs.get("code") if request.resolver_match else None
     back_url = reverse("session", args=[code]) if code and status != 404 else None
+    # (Not ``error``: the page's banner, ``messages.html``, would say it a second time.)
     return render(
-        request, "companion/error.html", {"error": text, "back_url": back_url}, status=status
+        request, "companion/error.html", {"problem": text, "back_url": back_url}, status=status
     )
 
 

@@ -140,7 +140,9 @@ def test_a_wrong_code_is_a_404_with_a_message():
     response = Client().get("/join/", {"code": "QQQQQ"})
     assert response.status_code == 404
     assert response.content.decode().count("No session has the code") == 1  # said once
-    assert Client().get("/s/QQQQQ/").status_code == 404
+    page = Client().get("/s/QQQQQ/")
+    assert page.status_code == 404
+    assert page.content.decode().count("No session has the code") == 1  # not in the banner too
     assert Client().post("/s/QQQQQ/act", {"type": "end_turn", "key": "x"}).status_code == 404
 
 
