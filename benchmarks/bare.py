@@ -184,15 +184,16 @@ async def _socket(scope: dict[str, Any], receive: Any, send: Any) -> None:
             message = await receive()
             if message["type"] == "websocket.disconnect":
                 return
-            text = message.get("text") or ""
-            if not text.startswith("{"):
+            try:
+                said = json.loads(message.get("text") or "")
+            except ValueError:
+                said = None
+            if not isinstance(said, dict):
                 reply = '<div id="messages"><p>Not understood.</p></div>'
+            elif said.get("type") == "ping":
+                reply = json.dumps({"type": "pong", "revision": 0})
             else:
-                said = json.loads(text)
-                if said.get("type") == "ping":
-                    reply = json.dumps({"type": "pong", "revision": 0})
-                else:
-                    reply = json.dumps(await BARE.tap(code, str(said.get("body", ""))))
+                reply = json.dumps(await BARE.tap(code, str(said.get("body", ""))))
             await send({"type": "websocket.send", "text": reply})
     finally:
         BARE.sockets[code].pop(me, None)

@@ -232,15 +232,23 @@ def character_name(slug: str | None) -> str:
     return CHARACTERS[slug].name if slug in CHARACTERS else str(slug or "?")
 
 
+def table_names(state: dict[str, Any], names: dict[int, str] | None) -> dict[str, str]:
+    """Each player's character (slug) and the name the table knows them by: their
+    seat's, or the character's when the seat has none. The one rule the boards, the
+    history, the turn bar, the shot helper and the map name players by."""
+    return {
+        p["character"]: (names or {}).get(index) or character_name(p["character"])
+        for index, p in enumerate(state.get("players", []))
+    }
+
+
 def _namer(state: dict[str, Any], names: dict | None) -> Any:
-    """Names for the history: the seat's name, as the boards show it (the
-    character's when the seat has none)."""
-    seats = {p["character"]: i for i, p in enumerate(state.get("players", []))}
+    """Names for the history, as :func:`table_names` gives them (a character not at
+    the table by its own name)."""
+    known = table_names(state, names)
 
     def name(slug: str | None) -> str:
-        seat = seats.get(slug or "")
-        found = (names or {}).get(seat) if seat is not None else None
-        return found or character_name(slug)
+        return known.get(slug or "") or character_name(slug)
 
     return name
 
@@ -340,11 +348,8 @@ class AdrenalinePresenter:
         # this phone may do with it (a Derived: an unchanged board is found in the
         # live table's store by these, and its values are not made again).
         players = []
-        seat_names: dict[str, str] = {}
-        for index, player in enumerate(view["players"]):
-            who = CHARACTERS[player["character"]]
-            seat_names[who.slug] = names.get(index) or who.name
-        # Every board names who damaged and marked it as the history does: by seat.
+        seat_names = table_names(view, names)
+        # Every board names who damaged and marked it as the history does.
         labels = tuple(seat_names.items())
         for index, player in enumerate(view["players"]):
             players.append(
@@ -366,7 +371,7 @@ class AdrenalinePresenter:
             and (session.edit_policy != "own" or viewer.seat == view["current"])
         )
         # What the turn bar shows, on its own: it is a fragment keyed by these values.
-        current_name = names.get(view["current"]) or CHARACTERS[current].name
+        current_name = seat_names[current]
         turnbar = {
             "current_colour": CHARACTERS[current].colour,  # (a Character would be pickled)
             "current_name": current_name,  # the seat's player, as the boards name them
@@ -592,6 +597,7 @@ class AdrenalinePresenter:
     ) -> Story:
         """Per player: damage dealt, kills, points by source; points over the game."""
         chars = [p["character"] for p in state["players"]]
+        named = table_names(state, dict(enumerate(names)))
         dealt = dict.fromkeys(chars, 0)
         kills = dict.fromkeys(chars, 0)
         points = dict.fromkeys(chars, 0)
@@ -625,7 +631,7 @@ class AdrenalinePresenter:
             ),
             rows=tuple(
                 (
-                    names[i] if i < len(names) else character_name(c),
+                    named[c],
                     (
                         dealt[c],
                         kills[c],
@@ -635,16 +641,16 @@ class AdrenalinePresenter:
                         breakdown[c]["double_kill"],
                     ),
                 )
-                for i, c in enumerate(chars)
+                for c in chars
             ),
             series_title=str(_("Points over the game")),
             series=tuple(
                 (
-                    names[i] if i < len(names) else character_name(c),
+                    named[c],
                     CHARACTERS[c].colour,
                     tuple(series[c]),
                 )
-                for i, c in enumerate(chars)
+                for c in chars
             ),
         )
 
@@ -687,7 +693,8 @@ def player_values(
         "slots": _slots(tuple(player["damage"]), labels),
         "damage_count": len(player["damage"]),
         "marks": [
-            {"by": _shooter(by, labels), "count": count} for by, count in player["marks"].items()
+            {"by": _shooter(by, dict(labels)), "count": count}
+            for by, count in player["marks"].items()
         ],
         "skulls": player["skulls"],
         "frenzy": player["frenzy"],
@@ -751,20 +758,20 @@ def _slots(
     tests per slot, and each is a tuple, not a dict (in every board's key after every
     tap). Made once a track and set of names (five boards after every tap, most of
     them unchanged)."""
-    slots = []
+    named, slots = dict(labels), []
     for number in range(1, 13):
         shooter = damage[number - 1] if number <= len(damage) else None
-        by = _shooter(shooter, labels) if shooter in CHARACTERS else None
+        by = _shooter(shooter, named) if shooter in CHARACTERS else None
         filled = f" c-{by['colour']} filled" if by else ""
         slots.append((f"slot{filled}{_SLOT_MARKS.get(number, '')}", by, str(number)))
     return tuple(slots)
 
 
-def _shooter(slug: str, labels: tuple[tuple[str, str], ...]) -> dict[str, str]:
+def _shooter(slug: str, named: dict[str, str]) -> dict[str, str]:
     """Who left a damage or a mark, as a board shows them: their colour, and their
-    name as the table knows them (the seat's, else the character's)."""
+    name as :func:`table_names` gives it (``named``)."""
     who = CHARACTERS[slug]
-    return {"colour": who.colour, "name": dict(labels).get(slug) or who.name}
+    return {"colour": who.colour, "name": named.get(slug) or who.name}
 
 
 def _killshot(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -906,8 +913,7 @@ def shot_context(state: dict[str, Any], names: dict[int, str], params: QueryDict
     shooter = chars[shooter_seat]
     shooter_state = state["players"][shooter_seat]
 
-    def label(seat: int) -> str:
-        return names.get(seat) or CHARACTERS[chars[seat]].name
+    labels = table_names(state, names)
 
     cards = weapon_cards()
     held = {w["slug"]: w["loaded"] for w in shooter_state["weapons"]}
@@ -929,7 +935,6 @@ def shot_context(state: dict[str, Any], names: dict[int, str], params: QueryDict
             banded[effect] = hit
             picked += [p for p in hit if p not in picked and p != shooter]
     numbers = prefill(weapon, effects, picked, banded)
-    labels = {char: label(seat) for seat, char in enumerate(chars)}
     moves = [
         (player, name, tuple((sq, square_words(sq, room)) for sq, room in squares))
         for player, name, squares in (
@@ -945,7 +950,7 @@ def shot_context(state: dict[str, Any], names: dict[int, str], params: QueryDict
         ).items()
     }
     targets: list[dict[str, Any]] = []
-    for seat, char in enumerate(chars):
+    for char in chars:
         if char == shooter:
             continue
         damage, marks = numbers.get(char, (0, 0))
@@ -955,7 +960,7 @@ def shot_context(state: dict[str, Any], names: dict[int, str], params: QueryDict
                 # Character in the helper's key is a reducer call for the pickle.
                 "slug": char,
                 "colour": CHARACTERS[char].colour,
-                "name": label(seat),
+                "name": labels[char],
                 "picked": char in picked,
                 "damage": damage,
                 "marks": marks,
@@ -977,7 +982,7 @@ def shot_context(state: dict[str, Any], names: dict[int, str], params: QueryDict
     # values, so a cube paid by a shooter with no scope to use leaves it alone.
     return {
         "shooter": shooter,
-        "shooter_name": label(shooter_seat),
+        "shooter_name": labels[shooter],
         "weapon_chips": chips,
         "other_weapons": [
             (slug, name)

@@ -259,6 +259,9 @@ def test_a_board_names_who_damaged_and_marked_it_by_their_seat_as_the_history_do
     services.rename_seat(session, 0, "Bea", "host")
     renamed = dict(rendering.fragments(_frame(session, tokens[1])))["player-dozer"]
     assert "from Bea" in renamed and "Anna" not in renamed
+    services.rename_seat(session, 0, "<b>Cy</b>", "host")  # a name is text, never markup
+    marked = dict(rendering.fragments(_frame(session, tokens[1])))["player-dozer"]
+    assert "from &lt;b&gt;Cy&lt;/b&gt;" in marked and "<b>Cy" not in marked
 
 
 def test_every_change_a_phone_sees_bumps_the_revision(make_session):
