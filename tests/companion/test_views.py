@@ -143,6 +143,8 @@ def test_a_wrong_code_is_a_404_with_a_message():
     page = Client().get("/s/QQQQQ/")
     assert page.status_code == 404
     assert page.content.decode().count("No session has the code") == 1  # not in the banner too
+    italian = Client().get("/s/QQQQQ/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert italian.count("Nessuna sessione ha il codice") == 1
     assert Client().post("/s/QQQQQ/act", {"type": "end_turn", "key": "x"}).status_code == 404
 
 

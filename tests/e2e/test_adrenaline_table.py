@@ -299,3 +299,33 @@ def test_four_players_read_well_on_a_360px_phone(phone_a, language):
     lines = broken_only_after(phone_a.locator("#invite .small a"))
     assert any(len(link) > 1 for link in lines), f"no link took two lines: {lines}"
     no_horizontal_scroll(phone_a)
+
+
+def test_a_board_names_its_shooters_as_the_table_does_and_follows_a_rename_made_offline(
+    phone_a, phone_b
+):
+    # Carla plays D-struct-OR, who plays first: the boards' hit forms are hers.
+    names = {"dstructor": "Carla", "banshee": "Anna", "dozer": "Bruno"}
+    code = create_session(phone_a, names=names)
+    join_by_code(phone_b, code)
+    sit(phone_b, "Bruno")
+    form = phone_a.locator("#hit-dozer")
+    form.locator("label", has=phone_a.locator("input[name='hits.0.marks'][value='1']")).click()
+    hit(phone_a, "dozer", 1)
+    reopened_in(phone_b, "it")
+    board = phone_b.locator("#core-dozer")
+    expect(board.locator(".marks")).to_contain_text("da Carla")  # Italian, by her name
+    expect(board.locator("ol.track .sr-only")).to_have_text(["Carla"])
+    expect(board).not_to_contain_text("D-struct-OR")
+    no_horizontal_scroll(phone_b)
+
+    phone_b.context.set_offline(True)
+    expect(phone_b.locator("#connection")).to_have_attribute("data-state", "offline")
+    phone_a.locator("#host-title").scroll_into_view_if_needed()
+    phone_a.get_by_text("Rename seats").click()
+    phone_a.fill("#rename-0", "Dora")
+    phone_a.locator("#rename-0 ~ button").click()
+    expect(phone_a.locator("#core-dozer .marks")).to_contain_text("from Dora")
+    phone_b.context.set_offline(False)  # the socket comes back and catches up
+    expect(board.locator(".marks")).to_contain_text("da Dora", timeout=10_000)
+    expect(board.locator("ol.track .sr-only")).to_have_text(["Dora"])
