@@ -153,6 +153,33 @@
             function () { sending = false; showBadge(); retryLater(); });
   }
 
+  // A double tap: the same tap again (the same fields to the same address) before
+  // the page has shown anything new since the first, with no other tap or choice
+  // between them, is the finger, not the player: dropped, not recorded twice (a
+  // hit, a turn ended, a bid locked in). Once the page shows what the first did,
+  // the same tap again is meant. A stepper (data-repeat: +1 +1 is two steps)
+  // counts every tap. (After a pause the same tap is sent: offline, the page
+  // shows nothing new, and a player may mean the same hit twice.)
+  var DOUBLE_TAP_MS = 1500, lastTap = null;
+  function doubleTap(path, body, elt) {
+    if (elt.closest("[data-repeat]")) return false;
+    var fields = new URLSearchParams(body);
+    fields.delete("key");
+    var status = document.getElementById("status");
+    var shown = status ? status.dataset.version || "" : "";
+    var said = path + "?" + fields.toString(), now = Date.now();
+    if (lastTap && lastTap.said === said && lastTap.shown === shown &&
+        now - lastTap.at < DOUBLE_TAP_MS) return true;
+    lastTap = { said: said, shown: shown, at: now };
+    return false;
+  }
+  // Any press but a form's button (a number chosen, a panel opened) ends it.
+  document.addEventListener("pointerdown", function (event) {
+    var on = event.target.closest && event.target.closest("button, input[type=submit]");
+    if (!on || !on.form) lastTap = null;
+  }, true);
+  document.addEventListener("change", function () { lastTap = null; }, true);
+
   // Take over htmx's POSTs inside the table: into the queue, then sent by pump().
   // (The "record it again" button of a refusal, in #messages, is a tap too.) An
   // action says the version this phone showed when it was tapped ("seen"): the
@@ -171,6 +198,7 @@
       if (name === "csrfmiddlewaretoken") return;  // the header carries the page's token
       body.append(name, name === "key" ? freshKey() : value);
     });
+    if (doubleTap(detail.path, body, detail.elt)) return;
     var status = document.getElementById("status");
     if (/\/act$/.test(detail.path) && status && !body.has("seen")) {
       body.append("seen", status.dataset.version || "0");

@@ -197,6 +197,35 @@ def test_a_cube_paid_on_one_phone_is_counted_on_the_other(phone_a, phone_b):
     no_horizontal_scroll(phone_a)
 
 
+def test_a_double_tap_records_one_hit_and_a_stepper_counts_every_tap(phone_a, phone_b):
+    """A finger that taps "Record the hit" twice in a row (a double click) records
+    one hit, seen as one on the other phone; two quick taps on a cube's + are two
+    cubes (a stepper is meant to be tapped again)."""
+    code = create_session(phone_a)
+    join_by_code(phone_b, code)
+    wait_live(phone_b)
+    phone_a.locator("[data-hit=dozer]").dblclick()
+    expect_damage(phone_b, "dozer", 1)
+    expect(phone_b.locator("#history-list > li")).to_have_count(1)
+    # The same hit on purpose, after choosing again: a second hit.
+    board = phone_a.locator("article#player-dozer")
+    board.locator("form.hit fieldset", has_text="Damage").locator("label", has_text="1").click()
+    board.locator("[data-hit=dozer]").click()
+    expect_damage(phone_b, "dozer", 2)
+    expect(phone_b.locator("#history-list > li")).to_have_count(2)
+    phone_a.wait_for_timeout(500)  # nothing more arrives: the double tap was dropped
+    expect(phone_b.locator("#history-list > li")).to_have_count(2)
+    expect_damage(phone_a, "dozer", 2)
+
+    gear_a = phone_a.locator("details.gear").first
+    gear_a.locator("summary").click()
+    player = (gear_a.get_attribute("id") or "").removeprefix("gear-")
+    red_on_b = phone_b.locator(f"#ammo-{player} output").first
+    before = int(red_on_b.text_content() or "")
+    gear_a.get_by_role("button", name="Add one: red").dblclick()
+    expect(red_on_b).to_have_text(str(before + 2))
+
+
 @pytest.mark.parametrize(("language", "damage"), [("en", "Damage"), ("it", "Danni")])
 def test_a_hits_numbers_sit_on_one_row_of_a_360px_phone(phone_a, language, damage):
     """A board's hit form: each row of numbers (damage 0–4, marks 0–3) is one row at
