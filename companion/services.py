@@ -221,18 +221,18 @@ def claim_seat(session: GameSession, index: int, token: str, rejoin_key: str = "
         if seat.holder == token:
             return seat
         if seat.bot:
-            raise Conflict(_("Seat %(seat)s is played by the bot."), seat=index + 1)
+            raise Conflict(_("The seat “%(name)s” is played by the bot."), name=seat.name)
         if secret and seat.rejoin_key:
             if not rejoin_key or not secrets.compare_digest(seat.rejoin_key, rejoin_key):
                 raise Forbidden(
                     _(
-                        "Seat %(seat)s belongs to the player who sat there. To move it to "
-                        "this phone, open the rejoin link shown on their phone."
+                        "The seat “%(name)s” belongs to the player who sat there. To move "
+                        "it to this phone, open the rejoin link shown on their phone."
                     ),
-                    seat=index + 1,
+                    name=seat.name,
                 )
         elif seat.holder:
-            raise Conflict(_("Seat %(seat)s is already taken."), seat=index + 1)
+            raise Conflict(_("The seat “%(name)s” is already taken."), name=seat.name)
         elsewhere = Seat.objects.filter(session=session, holder=token).exclude(pk=seat.pk)
         if secret:
             other = elsewhere.values_list("index", flat=True).first()
@@ -764,8 +764,9 @@ def play_bot_turn(session_id: int, seat: int, version: int) -> bool:
     return True
 
 
-def seat_bot(session: GameSession, index: int, token: str) -> None:
-    """The host fills a free seat with the game's bot."""
+def seat_bot(session: GameSession, index: int, token: str, name: str = "") -> None:
+    """The host fills a free seat with the game's bot, named ``name`` (what the
+    set-up form was given for that seat), else "Bot"."""
     _require_host(session, token)
     _require_open(session)
     if not session.bots_allowed:
@@ -777,9 +778,9 @@ def seat_bot(session: GameSession, index: int, token: str) -> None:
         locked = GameSession.objects.select_for_update().get(pk=session.pk)
         seat = _locked_seat(locked, index)
         if not seat.is_free or seat.rejoin_key:
-            raise Conflict(_("Seat %(seat)s is already taken."), seat=index + 1)
+            raise Conflict(_("The seat “%(name)s” is already taken."), name=seat.name)
         seat.bot = True
-        seat.name = gettext("Bot")
+        seat.name = _clean_name(name, index) if name.strip() else gettext("Bot")
         seat.save(update_fields=["bot", "name"])
         _changed(locked)
         _schedule_followups(locked, engine.waiting_for(locked.state))

@@ -153,7 +153,13 @@ def test_a_phone_cannot_take_a_seat_someone_holds(make_session):
     phone("a").post(f"/s/{session.code}/seats/0/claim")
     response = phone("b").post(f"/s/{session.code}/seats/0/claim", HTTP_HX_REQUEST="true")
     assert response.status_code == 409
-    assert "already taken" in response.content.decode()
+    # The seat as the table shows it: by its player's name, not a number.
+    assert "The seat “D-struct-OR” is already taken." in response.content.decode()
+    italian = phone("c").post(
+        f"/s/{session.code}/seats/0/claim", HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="it"
+    )
+    assert italian.status_code == 409
+    assert "Il posto “D-struct-OR” è già occupato." in italian.content.decode()
     assert session.seats.get(index=0).holder == "a"
 
 
@@ -458,3 +464,24 @@ def test_a_boards_weapon_buttons_name_its_player_and_are_applied(make_session, h
     stored = GameSession.objects.get(pk=session.pk)
     (dozer,) = [p for p in stored.state["players"] if p["character"] == "dozer"]
     assert dozer["weapons"] == []
+
+
+@pytest.mark.parametrize(
+    ("language", "free", "full"),
+    [
+        ("en", "Pick your seat below", "Every seat is taken: you can follow the game from here."),
+        ("it", "Scegli il tuo posto qui sotto", "Tutti i posti sono occupati"),
+    ],
+)
+def test_a_phone_at_a_full_table_is_told_every_seat_is_taken_not_to_pick_one(
+    make_session, language, free, full
+):
+    session = make_session()
+    newcomer = phone("new")
+    page = newcomer.get(f"/s/{session.code}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert free in page and full not in page
+    phone("a").post(f"/s/{session.code}/seats/0/claim")
+    phone("b").post(f"/s/{session.code}/seats/1/claim")
+    phone("c").post(f"/s/{session.code}/seats/2/claim")
+    page = newcomer.get(f"/s/{session.code}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert full in page and free not in page
