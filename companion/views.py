@@ -121,7 +121,7 @@ def new_session(request: HtmxHttpRequest, game: str) -> HttpResponse:
         if setup.host_seat is not None:
             services.claim_seat(session, setup.host_seat, token)
         for seat in setup.bot_seats:
-            services.seat_bot(session, seat, token)
+            services.seat_bot(session, seat, token, name=setup.names[seat])
     except (ServiceError, EngineError) as error:
         if request.htmx:
             return _error_response(request, error, game)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from games.engine.errors import gettext_noop as _
 from games.engine.rng import SeededRandom
 from games.plastic_attack.cards import RANKS, value_of
 from games.plastic_attack.rules import (
@@ -28,8 +29,8 @@ from games.plastic_attack.rules import (
 #: the commander. Against a random player this wins 98 of 100 seeded two-player
 #: games; a 6/5/4 army with varied actions won 72.
 ARMY = (
-    ("Bot Commander", 10, ["knock-out", "remedy", "knock-out"]),
-    ("Bot Guard", 5, ["remedy", "deception", "shield"]),
+    (_("Bot Commander"), 10, ["knock-out", "remedy", "knock-out"]),
+    (_("Bot Guard"), 5, ["remedy", "deception", "shield"]),
 )
 
 

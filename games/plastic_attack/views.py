@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.models import cards_of
-from games.plastic_attack import rules
+from games.plastic_attack import bot, rules
 from games.plastic_attack.cards import BANDS, RANKS, SPECIALS, rank_of
 from games.plastic_attack.game import GAME
 from games.presenter import Presenter, Setup, Story
@@ -22,6 +22,16 @@ RANK_NAMES = {
     "K": gettext_lazy("King"),
     "A": gettext_lazy("Ace"),
 }
+
+
+#: The names the bot gives its figures (marked for translation in ``bot.py``): shown in
+#: the reader's language, as a player's own names are shown as they typed them.
+BOT_FIGURES = frozenset(name for name, _power, _actions in bot.ARMY)
+
+
+def figure_name(name: str) -> str:
+    """A figure's name as the reader sees it: the bot's in the reader's language."""
+    return _(name) if name in BOT_FIGURES else name
 
 
 def special_names() -> dict[str, str]:
@@ -120,7 +130,7 @@ class PlasticAttackPresenter:
         def figure(c: dict[str, Any]) -> dict[str, Any]:
             return {
                 "id": c["id"],
-                "name": c["name"],
+                "name": figure_name(c["name"]),
                 "power": c["power"],
                 "start_power": c["start_power"],
                 "actions": [(band, specials.get(c["actions"][band], "")) for band in BANDS],
@@ -197,9 +207,11 @@ class PlasticAttackPresenter:
         defender_char = battle["defender_character"]
         return {
             "attacker": names.get(battle["attacker"], ""),
-            "attacker_figure": chars[battle["attacker_character"]]["name"],
+            "attacker_figure": figure_name(chars[battle["attacker_character"]]["name"]),
             "defender": names.get(battle["defender"], ""),
-            "defender_figure": chars[defender_char]["name"] if defender_char is not None else None,
+            "defender_figure": (
+                figure_name(chars[defender_char]["name"]) if defender_char is not None else None
+            ),
             "cards": [
                 {
                     "who": names.get(seat, ""),
@@ -220,8 +232,8 @@ class PlasticAttackPresenter:
         return {
             "attacker": names.get(last["attacker"], ""),
             "defender": names.get(last["defender"], ""),
-            "attacker_figure": chars[last["attacker_character"]]["name"],
-            "defender_figure": chars[last["defender_character"]]["name"],
+            "attacker_figure": figure_name(chars[last["attacker_character"]]["name"]),
+            "defender_figure": figure_name(chars[last["defender_character"]]["name"]),
             # Each side by name (the template engine finds ``cards.0`` only after
             # failing a key and an attribute lookup and calling dir()).
             **{
@@ -254,7 +266,7 @@ class PlasticAttackPresenter:
     ) -> dict[str, Any] | None:
         phase = view["phase"]
         chars = view["characters"]
-        mine = [{"id": c, "name": chars[c]["name"]} for c in rules.army_of(view, me)]
+        mine = [{"id": c, "name": figure_name(chars[c]["name"])} for c in rules.army_of(view, me)]
         if phase == "setup":
             return {"kind": "army"}
         if phase == "first":
@@ -288,7 +300,7 @@ class PlasticAttackPresenter:
             "targets": [
                 {
                     "id": t,
-                    "name": chars[t]["name"],
+                    "name": figure_name(chars[t]["name"]),
                     # A captured figure has no Power until it comes back.
                     "power": chars[t]["power"] if chars[t]["army"] is not None else None,
                 }
@@ -307,7 +319,7 @@ class PlasticAttackPresenter:
         return Story()
 
     def localise_params(self, params: dict[str, Any]) -> dict[str, Any]:
-        return dict(params)
+        return {k: figure_name(v) if isinstance(v, str) else v for k, v in params.items()}
 
     # ------------------------------------------------------------ history
 
@@ -330,7 +342,7 @@ class PlasticAttackPresenter:
 
         def fig(char_id: Any) -> str:
             known = isinstance(char_id, int) and char_id < len(chars)
-            return chars[char_id]["name"] if known else "?"
+            return figure_name(chars[char_id]["name"]) if known else "?"
 
         simple = {  # events that name one player
             "first": _("%(who)s drew the Ace and plays first."),
@@ -348,7 +360,7 @@ class PlasticAttackPresenter:
             return _("%(who)s set up an army of %(n)s figures (%(list)s).") % {
                 "who": who(event["seat"]),
                 "n": len(event["characters"]),
-                "list": ", ".join(f"{n} {p}" for n, p in event["characters"]),
+                "list": ", ".join(f"{figure_name(n)} {p}" for n, p in event["characters"]),
             }
         if kind == "ace_deal":
             return _("The deal for the first player: %(cards)s. %(who)s plays first.") % {

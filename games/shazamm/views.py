@@ -60,14 +60,17 @@ class ShazammPresenter:
         }
 
     def parse_setup(self, post: QueryDict) -> Setup:
-        names = [post.get("name_0", "") or _("Mage 1"), post.get("name_1", "") or _("Mage 2")]
         mode = post.get("mode", "online")
         physical = mode == "companion"
+        bot = post.get("bot") == "on" and not physical
+        names = [
+            post.get("name_0", "") or _("Mage 1"),
+            post.get("name_1", "") or (_("Bot") if bot else _("Mage 2")),
+        ]
         try:
             seconds = int(post.get("turn_seconds", "0"))
         except ValueError:
             seconds = -1  # refused with a message by the service
-        bot = post.get("bot") == "on" and not physical
         return Setup(
             names=names,
             options={

@@ -133,3 +133,22 @@ async def test_a_phone_joining_while_the_clock_runs_changes_nothing():
     stored = await sync_to_async(GameSession.objects.get)(pk=session.pk)
     assert (stored.version, stored.deadline) == (0, session.deadline)
     await ws.disconnect()
+
+
+@pytest.mark.parametrize(("typed", "shown"), [("Robot", "Robot"), ("", "Bot")])
+def test_the_bot_plays_under_the_name_typed_for_its_seat_else_bot(typed, shown):
+    """Set-up: "Opponent: Robot" with "play against the bot" ticked names the bot's
+    seat Robot on every screen and in the history; left blank, it is the Bot."""
+    host = phone("host")
+    response = host.post(
+        "/new/shazamm/",
+        {"name_0": "Bruno", "name_1": typed, "mode": "online", "bot": "on", "sit": "on"},
+    )
+    assert response.status_code == 302, response.content.decode()[:400]
+    code = response["Location"].rstrip("/").rsplit("/", 1)[1]
+    session = GameSession.objects.get(code=code)
+    seat = session.seats.get(index=1)
+    assert seat.bot and seat.name == shown
+    assert session.state["names"] == ["Bruno", shown]  # the engine's words say it too
+    page = host.get(f"/s/{code}/").content.decode()
+    assert f">{shown}<" in page

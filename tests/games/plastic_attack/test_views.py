@@ -226,3 +226,27 @@ def test_no_clock_runs_while_a_player_builds_an_army(catalogs):
     )
     session.refresh_from_db()
     assert session.deadline is not None  # now a turn is on: the attacker's clock runs
+
+
+@pytest.mark.django_db(transaction=True)  # the bot is woken after commit
+def test_the_bot_keeps_the_name_typed_for_it_and_its_figures_read_in_the_readers_language(
+    catalogs,
+):
+    anna = phone("anna")
+    session = create(anna, mode="online", name_1="Robo", bot_1="on")
+    seat = session.seats.get(index=1)
+    assert seat.bot and seat.name == "Robo"
+    post(
+        anna,
+        session,
+        army_form(
+            ("Tank", 8, ["special-weapons", "sniper", "luck"]),
+            ("Hero", 7, ["remedy", "deception", "shield"]),
+        ),
+    )
+    italian = anna.get(f"/s/{session.code}/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert "Comandante Bot" in italian and "Guardia Bot" in italian
+    assert "Bot Commander" not in italian and "Bot Guard" not in italian
+    english = anna.get(f"/s/{session.code}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Bot Commander" in english and "Comandante Bot" not in english
+    assert "Robo" in english
