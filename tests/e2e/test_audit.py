@@ -98,6 +98,25 @@ def test_the_new_session_forms_pass_the_audit(phone_a, axe, game):
     check(phone_a, axe)
 
 
+#: Every visible radio and checkbox drawn smaller than the others (24 px): squeezed by
+#: a label whose text wraps.
+_SQUEEZED = """() => [...document.querySelectorAll("input[type=radio], input[type=checkbox]")]
+    .filter(el => el.getBoundingClientRect().height && getComputedStyle(el).opacity !== "0")
+    .map(el => [el.name + "=" + el.value, Math.round(el.getBoundingClientRect().width)])
+    .filter(([, width]) => width < 24)"""
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+@pytest.mark.parametrize("game", ["adrenaline", "shazamm", "munchkin", "kablamo", "plastic-attack"])
+def test_a_set_up_forms_boxes_keep_their_size_beside_a_long_label(phone_a, game, language):
+    """A choice whose label runs over two lines of a 360 px phone keeps its radio or
+    checkbox as large as the others, beside the text."""
+    phone_a.context.set_extra_http_headers({"Accept-Language": language})
+    phone_a.goto(f"/new/{game}/")
+    expect(phone_a.locator("html")).to_have_attribute("lang", language)
+    assert phone_a.evaluate(_SQUEEZED) == []
+
+
 def test_an_adrenaline_table_with_the_map_and_its_watch_page_pass_the_audit(
     phone_a, phone_b, new_phone, axe
 ):
