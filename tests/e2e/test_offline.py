@@ -156,3 +156,21 @@ def test_a_seat_taken_offline_is_taken_when_the_network_returns_and_the_page_mar
     expect(phone_b.locator("#connection")).not_to_have_attribute("data-pending", "1")
     bruno_on_a = phone_a.locator("#seats li.seat", has_text="Bruno")
     expect(bruno_on_a.locator(".badge")).to_have_text("taken")
+
+
+def test_a_phone_scrolled_down_to_a_board_still_sees_it_is_offline_and_what_waits(phone_a):
+    """The badge that says the phone is offline, and how many taps wait, stays on
+    screen wherever the player has scrolled (their board is further down)."""
+    create_session(phone_a)
+    board = phone_a.locator("article#player-dozer")
+    board.scroll_into_view_if_needed()
+    phone_a.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    go_offline(phone_a)
+    board.locator("[data-hit=dozer]").click()
+    badge = phone_a.locator("#connection")
+    expect(badge).to_have_attribute("data-pending", "1")
+    assert phone_a.evaluate("window.scrollY") > 300, "the page was not scrolled down"
+    box = badge.bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 740, box
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+    expect(badge).to_contain_text("1 tap waiting to be sent")
