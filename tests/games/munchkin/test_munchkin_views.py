@@ -391,6 +391,8 @@ def test_a_kill_that_reaches_level_10_ends_the_game_and_the_board_goes_read_only
     assert "Anna reaches level 10 and wins the game!" in html
     assert "data-level-up" not in html and "data-roll-button" not in html
     assert "/rules/munchkin/#winning" in html
+    # The turn guide is gone: nobody kicks open another door.
+    assert "mk-turn" not in html and "Kick open the door" not in html
 
 
 @pytest.mark.django_db
