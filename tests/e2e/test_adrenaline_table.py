@@ -358,3 +358,13 @@ def test_a_board_names_its_shooters_as_the_table_does_and_follows_a_rename_made_
     phone_b.context.set_offline(False)  # the socket comes back and catches up
     expect(board.locator(".marks")).to_contain_text("da Dora", timeout=10_000)
     expect(board.locator("ol.track .sr-only")).to_have_text(["Dora"])
+
+
+def test_a_long_name_fits_the_phone_and_leaves_a_boards_points_on_one_line(phone_a):
+    """A player named at length, in one word (the form takes 40 letters), still
+    fits a 360 px phone: the name breaks on the board and on the shot helper's and
+    the map's chips, and "0 pts" stays on one line beside it, not "0" over "pts"."""
+    names = {"banshee": "Massimilianobartolomeicastelfranchi", "dozer": "Bruno"}
+    create_session(phone_a, names=names)
+    on_one_line(phone_a.locator("article.player [data-points]"))
+    no_horizontal_scroll(phone_a)
