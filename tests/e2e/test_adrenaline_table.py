@@ -178,15 +178,21 @@ def test_the_set_up_choices_name_the_players_as_typed(phone_a):
     expect(phone_a.locator("#host_seat option[value=dozer]")).to_have_text("Dozer")
 
 
+def red_cubes(phone_a: Page, phone_b: Page):
+    """Phone A's first gear panel, opened, and phone B's count of that player's red
+    cubes."""
+    gear_a = phone_a.locator("details.gear").first
+    gear_a.locator("summary").click()
+    player = (gear_a.get_attribute("id") or "").removeprefix("gear-")
+    return gear_a, phone_b.locator(f"#ammo-{player} output").first
+
+
 def test_a_cube_paid_on_one_phone_is_counted_on_the_other(phone_a, phone_b):
     """A stepper row is one form: its − and + buttons each say which way."""
     code = create_session(phone_a)
     join_by_code(phone_b, code)
     wait_live(phone_b)
-    gear_a = phone_a.locator("details.gear").first
-    gear_a.locator("summary").click()
-    player = (gear_a.get_attribute("id") or "").removeprefix("gear-")
-    red_on_b = phone_b.locator(f"#ammo-{player} output").first
+    gear_a, red_on_b = red_cubes(phone_a, phone_b)
     before = int(red_on_b.text_content() or "")
     gear_a.get_by_role("button", name="Add one: red").click()
     expect(phone_b.locator("#history")).to_contain_text("+1 red")
@@ -217,10 +223,7 @@ def test_a_double_tap_records_one_hit_and_a_stepper_counts_every_tap(phone_a, ph
     expect(phone_b.locator("#history-list > li")).to_have_count(2)
     expect_damage(phone_a, "dozer", 2)
 
-    gear_a = phone_a.locator("details.gear").first
-    gear_a.locator("summary").click()
-    player = (gear_a.get_attribute("id") or "").removeprefix("gear-")
-    red_on_b = phone_b.locator(f"#ammo-{player} output").first
+    gear_a, red_on_b = red_cubes(phone_a, phone_b)
     before = int(red_on_b.text_content() or "")
     gear_a.get_by_role("button", name="Add one: red").dblclick()
     expect(red_on_b).to_have_text(str(before + 2))

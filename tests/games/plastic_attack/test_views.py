@@ -49,6 +49,13 @@ def army_form(*figures: tuple[str, int, list[str]]) -> dict:
     return fields
 
 
+#: Anna's army in the games against the bot: a tank and a hero.
+TANK_AND_HERO = army_form(
+    ("Tank", 8, ["special-weapons", "sniper", "luck"]),
+    ("Hero", 7, ["remedy", "deception", "shield"]),
+)
+
+
 @pytest.fixture
 def table(catalogs):
     anna, bruno = phone("anna"), phone("bruno")
@@ -141,14 +148,7 @@ def test_online_with_the_bot_each_phone_sees_only_its_own_hand(catalogs):
     session = create(anna, mode="online", name_1="", bot_1="on")
     session.refresh_from_db()
     assert session.seats.get(index=1).bot
-    post(
-        anna,
-        session,
-        army_form(
-            ("Tank", 8, ["special-weapons", "sniper", "luck"]),
-            ("Hero", 7, ["remedy", "deception", "shield"]),
-        ),
-    )
+    post(anna, session, TANK_AND_HERO)
     session.refresh_from_db()
     state = session.state
     assert state["phase"] not in ("setup", "first")  # the bot built its army; the deck dealt
@@ -236,14 +236,7 @@ def test_the_bot_keeps_the_name_typed_for_it_and_its_figures_read_in_the_readers
     session = create(anna, mode="online", name_1="Robo", bot_1="on")
     seat = session.seats.get(index=1)
     assert seat.bot and seat.name == "Robo"
-    post(
-        anna,
-        session,
-        army_form(
-            ("Tank", 8, ["special-weapons", "sniper", "luck"]),
-            ("Hero", 7, ["remedy", "deception", "shield"]),
-        ),
-    )
+    post(anna, session, TANK_AND_HERO)
     italian = anna.get(f"/s/{session.code}/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
     assert "Comandante Bot" in italian and "Guardia Bot" in italian
     assert "Bot Commander" not in italian and "Bot Guard" not in italian
