@@ -11,7 +11,7 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from companion import fragments
 from companion.models import Action, GameSession, Seat
@@ -404,17 +404,6 @@ def finale(
     """The end of a game: the standings (places shared by ties), its story told from
     the log, a chart of the story's series, and where the table plays next."""
     names = [seat.name for seat in seats]
-    standings = []
-    place = 1
-    for group in outcome.places if outcome else []:
-        standings.append(
-            {
-                "place": place,
-                "names": [names[s] for s in group if s < len(names)],
-                "score": outcome.scores.get(group[0]) if outcome and outcome.scores else None,
-            }
-        )
-        place += len(group)
     rows = list(
         Action.objects.filter(session=session)
         .order_by("version")
@@ -427,6 +416,18 @@ def finale(
         if kind == Action.Kind.GAME and version not in undone
     ]
     story = presenter.story(log, session.state, names)
+    standings = []
+    place = 1
+    for group in outcome.places if outcome else []:
+        score = outcome.scores.get(group[0]) if outcome and outcome.scores else None
+        standings.append(
+            {
+                "place": place,
+                "names": [names[s] for s in group if s < len(names)],
+                "score": None if score is None else _score(score, story.score),
+            }
+        )
+        place += len(group)
     next_code = (
         GameSession.objects.filter(pk=session.next_session_id)
         .values_list("code", flat=True)
@@ -440,6 +441,13 @@ def finale(
         "chart": _chart(story.series),
         "next_url": reverse("session", args=[next_code]) if next_code else "",
     }
+
+
+def _score(score: int, counts: str) -> str:
+    """A place's score as the standings say it: "10 points", or "level 10"."""
+    if counts == "level":
+        return gettext("level %(n)s") % {"n": score}
+    return ngettext("%(n)s point", "%(n)s points", score) % {"n": score}
 
 
 def _chart(series: Any) -> list[tuple[str, str, str]]:

@@ -35,6 +35,9 @@ class Story:
     rows: tuple[tuple[str, tuple[Any, ...]], ...] = ()
     series_title: str = ""
     series: tuple[tuple[str, str, tuple[int, ...]], ...] = ()
+    #: What the outcome's scores count, as the standings word them: "points", or
+    #: "level" (Munchkin's: the winner is at level 10, not on 10 points).
+    score: str = "points"
 
 
 @dataclass(frozen=True)

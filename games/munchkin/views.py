@@ -404,6 +404,7 @@ class MunchkinPresenter:
             rows=tuple(
                 (names[seat], (gained[seat], won[seat], lost[seat], deaths[seat])) for seat in seats
             ),
+            score="level",
             series_title=str(_("Levels over the game")),
             series=tuple(
                 (names[seat], SEAT_COLOURS[seat % len(SEAT_COLOURS)], tuple(series[seat]))

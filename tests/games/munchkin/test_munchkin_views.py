@@ -393,6 +393,11 @@ def test_a_kill_that_reaches_level_10_ends_the_game_and_the_board_goes_read_only
     assert "/rules/munchkin/#winning" in html
     # The turn guide is gone: nobody kicks open another door.
     assert "mk-turn" not in html and "Kick open the door" not in html
+    # The standings count levels, not points (Munchkin has none).
+    page = anna.client.get(f"/s/{session.code}/").content.decode()
+    assert "<strong>Anna</strong> &mdash; level 10" in page and " points<" not in page
+    italian = anna.client.get(f"/s/{session.code}/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert "<strong>Anna</strong> &mdash; livello 10" in italian and " punti<" not in italian
 
 
 @pytest.mark.django_db
