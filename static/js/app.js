@@ -316,8 +316,11 @@
     });
     var left = parseInt(out.dataset.budget, 10) - used;
     out.dataset.over = left < 0 ? "1" : "";
-    out.textContent = (left < 0 ? out.dataset.overText : out.dataset.leftText)
-      .replace("{n}", String(Math.abs(left)));
+    // One point or many (in both languages: 0 points, 1 point, 2 points).
+    var one = Math.abs(left) === 1;
+    var text = left < 0 ? (one ? out.dataset.overOne : out.dataset.overText)
+      : (one ? out.dataset.leftOne : out.dataset.leftText);
+    out.textContent = text.replace("{n}", String(Math.abs(left)));
   });
   // A set-up form keeps what the player typed: saved when it is sent, put back
   // when the server answers with the same form and a reason (data-restore-values).

@@ -162,3 +162,34 @@ def test_the_attack_button_after_a_knock_out_scrolled_to_stops_above_the_undo_ba
     expect(phone_b.locator("#board .hint")).to_contain_text("Anna")
     expect(phone_b.locator("#controls [data-undo]")).to_be_visible()
     clear_of_the_bar(phone_b.locator("[data-declare]"))
+
+
+@pytest.mark.parametrize(
+    ("language", "one_left", "one_over", "many_over"),
+    [
+        ("en", "1 Power point left", "1 Power point too many", "3 Power points too many"),
+        (
+            "it",
+            "1 punto di Potenza rimasto",
+            "1 punto di Potenza di troppo",
+            "3 punti di Potenza di troppo",
+        ),
+    ],
+)
+def test_the_army_form_counts_one_power_point_in_the_singular(
+    phone_a, language, one_left, one_over, many_over
+):
+    """The points left are counted as the player types: "1 Power point left", not
+    "1 Power points left", and the same for one too many (15 to share)."""
+    create(phone_a)
+    phone_a.context.set_extra_http_headers({"Accept-Language": language})
+    phone_a.reload()
+    expect(phone_a.locator("html")).to_have_attribute("lang", language)
+    budget = phone_a.locator("[data-budget]")
+    phone_a.fill("#fig-0-power", "10")
+    phone_a.fill("#fig-1-power", "4")
+    expect(budget).to_have_text(one_left)
+    phone_a.fill("#fig-1-power", "6")
+    expect(budget).to_have_text(one_over)
+    phone_a.fill("#fig-1-power", "8")
+    expect(budget).to_have_text(many_over)
