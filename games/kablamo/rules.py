@@ -584,14 +584,17 @@ class KablamoEngine:
             if entry["result"] not in LIVE:
                 continue
             entry["status"] = "done"
+            # (Each says its revolver: the reveal that completes the order is
+            # often another revolver's, and the history names the right one.)
+            said = {"seat": entry["owner"], "revolver": entry["revolver"]}
             if entry["result"] == "kablamo":
                 if s["marquis"]:
-                    events.append({"kind": "marquis_saves", "seat": entry["owner"]})
+                    events.append({"kind": "marquis_saves", **said})
                 else:
-                    events.append({"kind": "kablamo", "seat": entry["owner"]})
+                    events.append({"kind": "kablamo", **said})
                     self._kill(s, entry["owner"], events, said=True)
             else:
-                events.append({"kind": "click", "seat": entry["owner"]})
+                events.append({"kind": "click", **said})
         self._skip_the_dead(s, events)
 
     def _skip_the_dead(self, s: State, events: list[Event]) -> None:

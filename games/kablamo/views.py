@@ -266,7 +266,10 @@ class KablamoPresenter:
             "winner": _("%(who)s is the last one standing and wins!"),
         }
         if kind in simple:
-            return simple[kind] % {"who": who(event.get("seat"))}
+            said = simple[kind] % {"who": who(event.get("seat"))}
+            if "revolver" in event:  # a live bullet resolved: whose (older logs: none)
+                return _("Revolver %(n)s: %(what)s") % {"n": event["revolver"] + 1, "what": said}
+            return said
         if kind == "locked":
             return _("Everyone has loaded: the loads are locked.")
         if kind == "turn":

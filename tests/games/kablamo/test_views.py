@@ -79,7 +79,10 @@ def test_a_turn_at_the_table_from_loading_to_the_next_turn(table):
     order = shown[shown.index("data-order") : shown.index("</ol>", shown.index("data-order"))]
     # Live bullets first (the Click, then Carla's Kablamo in seat order), then Speed Load.
     assert order.index("Click") < order.index("Kablamo") < order.index("Speed Load (12)")
-    assert "Kablamo! Carla is out." in shown
+    # The last reveal (revolver 3's) completes the order: each live bullet says
+    # its own revolver, so the Click is not read as the third revolver's.
+    assert "Revolver 3: Kablamo! Carla is out." in shown
+    assert "Revolver 2: Click: Bruno carries on." in shown
     assert "Anna assigns Speed Load (12) to:" in shown
     post(anna, session, {"type": "assign", "target": "1"})
     assert "Bruno applies Speed Load (12):" in page(bruno, session)
