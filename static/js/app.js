@@ -153,14 +153,16 @@
             function () { sending = false; showBadge(); retryLater(); });
   }
 
-  // A double tap: the same tap again (the same fields to the same address) before
-  // the page has shown anything new since the first, with no other tap or choice
-  // between them, is the finger, not the player: dropped, not recorded twice (a
-  // hit, a turn ended, a bid locked in). Once the page shows what the first did,
-  // the same tap again is meant. A stepper (data-repeat: +1 +1 is two steps)
-  // counts every tap. (After a pause the same tap is sent: offline, the page
-  // shows nothing new, and a player may mean the same hit twice.)
-  var DOUBLE_TAP_MS = 1500, lastTap = null;
+  // A double tap: the same tap again (the same fields to the same address) within
+  // a moment of the first, with no other press or choice between them, is the
+  // finger, not the player: dropped, not recorded twice (a hit, a turn ended, a
+  // bid locked in). It is one if the browser counts the press as the second of a
+  // double click or tap (its click's detail), or if the page has shown nothing new
+  // since the first (the phone was slow to answer it). Once the page shows what the
+  // first did, a new single press of the same button is meant, and sent; so is one
+  // after a pause (offline, the page shows nothing new, and a player may mean the
+  // same hit twice). A stepper (data-repeat: +1 +1 is two steps) counts every tap.
+  var DOUBLE_TAP_MS = 1500, lastTap = null, clicks = 0, clickedAt = 0;
   function doubleTap(path, body, elt) {
     if (elt.closest("[data-repeat]")) return false;
     var fields = new URLSearchParams(body);
@@ -168,11 +170,16 @@
     var status = document.getElementById("status");
     var shown = status ? status.dataset.version || "" : "";
     var said = path + "?" + fields.toString(), now = Date.now();
-    if (lastTap && lastTap.said === said && lastTap.shown === shown &&
-        now - lastTap.at < DOUBLE_TAP_MS) return true;
+    var second = clicks >= 2 && now - clickedAt < 200;
+    if (lastTap && lastTap.said === said && now - lastTap.at < DOUBLE_TAP_MS &&
+        (second || lastTap.shown === shown)) return true;
     lastTap = { said: said, shown: shown, at: now };
     return false;
   }
+  document.addEventListener("click", function (event) {
+    clicks = event.detail || 0;
+    clickedAt = Date.now();
+  }, true);
   // Any press but a form's button (a number chosen, a panel opened) ends it.
   document.addEventListener("pointerdown", function (event) {
     var on = event.target.closest && event.target.closest("button, input[type=submit]");
