@@ -83,6 +83,8 @@ def test_a_turn_at_the_table_from_loading_to_the_next_turn(table):
     # its own revolver, so the Click is not read as the third revolver's.
     assert "Revolver 3: Kablamo! Carla is out." in shown
     assert "Revolver 2: Click: Bruno carries on." in shown
+    # An extra shot is entered while a bullet still resolves: the phones say when.
+    assert "Say so before the bullet that makes it is done" in shown
     assert "Anna assigns Speed Load (12) to:" in shown
     post(anna, session, {"type": "assign", "target": "1"})
     assert "Bruno applies Speed Load (12):" in page(bruno, session)
