@@ -109,6 +109,31 @@ def test_lights_out_and_a_delayed_effect_show_who_holds_what(table):
     assert "Revolver 1</strong> · held by Bruno" in shown
 
 
+def test_a_waiting_effects_done_button_says_which_effect_it_clears(table):
+    """Screen readers: with several effects waiting, each "done" button names its
+    bullet and where it waits."""
+    session, anna, bruno = table
+    post(
+        anna,
+        session,
+        {"type": "add_bullet", "name": "Speed Load", "number": "12", "kind": "action"},
+    )
+    for seat in range(3):
+        post(anna, session, {"type": "loaded", "seat": str(seat)})
+    post(bruno, session, {"type": "rotate"})
+    reveals = [("0", "bullet"), ("1", "click"), ("2", "click")]
+    for revolver, result in reveals:
+        post(
+            anna,
+            session,
+            {"type": "reveal", "revolver": revolver, "result": result, "bullet": "speed-load"},
+        )
+    post(anna, session, {"type": "assign", "target": "1"})
+    post(bruno, session, {"type": "settle", "outcome": "delayed", "place": "player"})
+    shown = page(anna, session)
+    assert 'aria-label="Speed Load in front of Bruno: done"' in shown, shown[-3000:]
+
+
 def test_bad_input_is_refused_and_changes_nothing(table):
     session, anna, _bruno = table
     before = GameSession.objects.get(pk=session.pk).version
