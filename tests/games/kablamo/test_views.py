@@ -39,9 +39,8 @@ def page(client, session) -> str:
     return client.get(f"/s/{session.code}/").content.decode()
 
 
-def test_a_turn_at_the_table_from_loading_to_the_next_turn(table):
-    session, anna, bruno = table
-    assert "has loaded" in page(anna, session)
+def speed_load_and_everyone_loaded(anna, session) -> None:
+    """Anna adds the box's Speed Load (printed 12) to the list; the three players load."""
     post(
         anna,
         session,
@@ -49,6 +48,12 @@ def test_a_turn_at_the_table_from_loading_to_the_next_turn(table):
     )
     for seat in range(3):
         post(anna, session, {"type": "loaded", "seat": str(seat)})
+
+
+def test_a_turn_at_the_table_from_loading_to_the_next_turn(table):
+    session, anna, bruno = table
+    assert "has loaded" in page(anna, session)
+    speed_load_and_everyone_loaded(anna, session)
     assert "Cylinders turned" in page(bruno, session)
     post(bruno, session, {"type": "rotate"})
     shown = page(anna, session)
@@ -113,13 +118,7 @@ def test_a_waiting_effects_done_button_says_which_effect_it_clears(table):
     """Screen readers: with several effects waiting, each "done" button names its
     bullet and where it waits."""
     session, anna, bruno = table
-    post(
-        anna,
-        session,
-        {"type": "add_bullet", "name": "Speed Load", "number": "12", "kind": "action"},
-    )
-    for seat in range(3):
-        post(anna, session, {"type": "loaded", "seat": str(seat)})
+    speed_load_and_everyone_loaded(anna, session)
     post(bruno, session, {"type": "rotate"})
     reveals = [("0", "bullet"), ("1", "click"), ("2", "click")]
     for revolver, result in reveals:
