@@ -102,6 +102,11 @@ class Seat(models.Model):
         """Played before, in a game with hidden cards: only its player may sit."""
         return bool(self.rejoin_key) and not self.holder
 
+    @property
+    def is_open(self) -> bool:
+        """A phone may sit here (its "Sit as …" button) and the host may seat the bot."""
+        return self.is_free and not self.is_reserved
+
 
 class Action(models.Model):
     class Kind(models.TextChoices):

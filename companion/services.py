@@ -777,7 +777,7 @@ def seat_bot(session: GameSession, index: int, token: str, name: str = "") -> No
     with transaction.atomic():
         locked = GameSession.objects.select_for_update().get(pk=session.pk)
         seat = _locked_seat(locked, index)
-        if not seat.is_free or seat.rejoin_key:
+        if not seat.is_open:
             raise Conflict(_("The seat “%(name)s” is already taken."), name=seat.name)
         seat.bot = True
         seat.name = _clean_name(name, index) if name.strip() else gettext("Bot")

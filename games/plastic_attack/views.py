@@ -34,6 +34,20 @@ def figure_name(name: str) -> str:
     return _(name) if name in BOT_FIGURES else name
 
 
+def with_figures_named(view: dict[str, Any]) -> dict[str, Any]:
+    """``view`` (a state, a seat's view or the history's part of it) with its figures
+    named as the reader sees them (:func:`figure_name`): the one place the board and
+    the history read a figure's name from. The same object when no bot figure is in
+    it (a table of people), else a copy: the state is never changed."""
+    chars = view["characters"]
+    if not any(c["name"] in BOT_FIGURES for c in chars):
+        return view
+    named = [
+        {**c, "name": figure_name(c["name"])} if c["name"] in BOT_FIGURES else c for c in chars
+    ]
+    return {**view, "characters": named}
+
+
 def special_names() -> dict[str, str]:
     """The special actions' names in the reader's language (from the catalog)."""
     return {card.slug: card.name for card in cards_of("plastic-attack") if card.slug in SPECIALS}
@@ -117,6 +131,7 @@ class PlasticAttackPresenter:
         can_edit: bool,
         last_events: list[dict[str, Any]],
     ) -> dict[str, Any]:
+        view = with_figures_named(view)  # everything below reads the figures' names from it
         me = viewer.seat
         names = {seat.index: seat.name for seat in seats}
         specials = special_names()
@@ -130,7 +145,7 @@ class PlasticAttackPresenter:
         def figure(c: dict[str, Any]) -> dict[str, Any]:
             return {
                 "id": c["id"],
-                "name": figure_name(c["name"]),
+                "name": c["name"],
                 "power": c["power"],
                 "start_power": c["start_power"],
                 "actions": [(band, specials.get(c["actions"][band], "")) for band in BANDS],
@@ -207,11 +222,9 @@ class PlasticAttackPresenter:
         defender_char = battle["defender_character"]
         return {
             "attacker": names.get(battle["attacker"], ""),
-            "attacker_figure": figure_name(chars[battle["attacker_character"]]["name"]),
+            "attacker_figure": chars[battle["attacker_character"]]["name"],
             "defender": names.get(battle["defender"], ""),
-            "defender_figure": (
-                figure_name(chars[defender_char]["name"]) if defender_char is not None else None
-            ),
+            "defender_figure": chars[defender_char]["name"] if defender_char is not None else None,
             "cards": [
                 {
                     "who": names.get(seat, ""),
@@ -232,8 +245,8 @@ class PlasticAttackPresenter:
         return {
             "attacker": names.get(last["attacker"], ""),
             "defender": names.get(last["defender"], ""),
-            "attacker_figure": figure_name(chars[last["attacker_character"]]["name"]),
-            "defender_figure": figure_name(chars[last["defender_character"]]["name"]),
+            "attacker_figure": chars[last["attacker_character"]]["name"],
+            "defender_figure": chars[last["defender_character"]]["name"],
             # Each side by name (the template engine finds ``cards.0`` only after
             # failing a key and an attribute lookup and calling dir()).
             **{
@@ -266,7 +279,7 @@ class PlasticAttackPresenter:
     ) -> dict[str, Any] | None:
         phase = view["phase"]
         chars = view["characters"]
-        mine = [{"id": c, "name": figure_name(chars[c]["name"])} for c in rules.army_of(view, me)]
+        mine = [{"id": c, "name": chars[c]["name"]} for c in rules.army_of(view, me)]
         if phase == "setup":
             return {"kind": "army"}
         if phase == "first":
@@ -300,7 +313,7 @@ class PlasticAttackPresenter:
             "targets": [
                 {
                     "id": t,
-                    "name": figure_name(chars[t]["name"]),
+                    "name": chars[t]["name"],
                     # A captured figure has no Power until it comes back.
                     "power": chars[t]["power"] if chars[t]["army"] is not None else None,
                 }
@@ -334,7 +347,7 @@ class PlasticAttackPresenter:
         self, event: dict[str, Any], state: dict[str, Any], names: dict | None = None
     ) -> str:
         names = names or {s: p["name"] for s, p in enumerate(state["players"])}
-        chars = state["characters"]
+        chars = with_figures_named(state)["characters"]
         kind = event.get("kind")
 
         def who(seat: Any) -> str:
@@ -342,7 +355,7 @@ class PlasticAttackPresenter:
 
         def fig(char_id: Any) -> str:
             known = isinstance(char_id, int) and char_id < len(chars)
-            return figure_name(chars[char_id]["name"]) if known else "?"
+            return chars[char_id]["name"] if known else "?"
 
         simple = {  # events that name one player
             "first": _("%(who)s drew the Ace and plays first."),

@@ -163,12 +163,10 @@
   // after a pause (offline, the page shows nothing new, and a player may mean the
   // same hit twice). A stepper (data-repeat: +1 +1 is two steps) counts every tap.
   var DOUBLE_TAP_MS = 1500, lastTap = null, clicks = 0, clickedAt = 0;
-  function doubleTap(path, body, elt) {
+  function doubleTap(path, body, elt, shown) {
     if (elt.closest("[data-repeat]")) return false;
     var fields = new URLSearchParams(body);
     fields.delete("key");
-    var status = document.getElementById("status");
-    var shown = status ? status.dataset.version || "" : "";
     var said = path + "?" + fields.toString(), now = Date.now();
     var second = clicks >= 2 && now - clickedAt < 200;
     if (lastTap && lastTap.said === said && now - lastTap.at < DOUBLE_TAP_MS &&
@@ -205,11 +203,10 @@
       if (name === "csrfmiddlewaretoken") return;  // the header carries the page's token
       body.append(name, name === "key" ? freshKey() : value);
     });
-    if (doubleTap(detail.path, body, detail.elt)) return;
     var status = document.getElementById("status");
-    if (/\/act$/.test(detail.path) && status && !body.has("seen")) {
-      body.append("seen", status.dataset.version || "0");
-    }
+    var shown = status ? status.dataset.version || "0" : "";  // the version the page shows
+    if (doubleTap(detail.path, body, detail.elt, shown)) return;
+    if (/\/act$/.test(detail.path) && status && !body.has("seen")) body.append("seen", shown);
     queue.push({ path: detail.path, body: body.toString() });
     save();
     clearMessages();  // a new tap dismisses the last error
